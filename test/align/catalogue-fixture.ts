@@ -80,7 +80,13 @@ export const gcseBiology = specification("aqa-gcse-biology-8461", "Biology", "GC
         "transport-in-cells",
         "Transport in cells",
         "Diffusion, osmosis and active transport across cell membranes.",
-        ["diffusion", "osmosis", "active transport", "concentration gradient", "partially permeable membrane"],
+        [
+          "diffusion",
+          "osmosis",
+          "active transport",
+          "concentration gradient",
+          "partially permeable membrane",
+        ],
         "Diffusion is the net movement of particles from high to low concentration. Osmosis is the diffusion of water across a partially permeable membrane.",
       ],
     ],
@@ -258,26 +264,33 @@ export const gcseMaths = specification("edexcel-gcse-maths-1ma1", "Mathematics",
   ],
 ]);
 
-export const computerScience = specification("ocr-gcse-computer-science-j277", "Computer Science", "GCSE", "ocr", "J277", [
+export const computerScience = specification(
+  "ocr-gcse-computer-science-j277",
+  "Computer Science",
+  "GCSE",
+  "ocr",
+  "J277",
   [
-    "systems-architecture",
-    "Systems architecture",
     [
+      "systems-architecture",
+      "Systems architecture",
       [
-        "cpu",
-        "The purpose and function of the CPU",
-        "The fetch-execute cycle and the components of the CPU: ALU, control unit, cache and registers.",
-        ["fetch-execute cycle", "alu", "control unit", "registers", "von neumann"],
-      ],
-      [
-        "memory",
-        "Memory and storage",
-        "Primary storage RAM and ROM, virtual memory, and secondary storage devices.",
-        ["ram", "rom", "virtual memory", "secondary storage", "solid state"],
+        [
+          "cpu",
+          "The purpose and function of the CPU",
+          "The fetch-execute cycle and the components of the CPU: ALU, control unit, cache and registers.",
+          ["fetch-execute cycle", "alu", "control unit", "registers", "von neumann"],
+        ],
+        [
+          "memory",
+          "Memory and storage",
+          "Primary storage RAM and ROM, virtual memory, and secondary storage devices.",
+          ["ram", "rom", "virtual memory", "secondary storage", "solid state"],
+        ],
       ],
     ],
   ],
-]);
+);
 
 export function fixtureCatalogue(): CatalogueSnapshot {
   return compileCatalogue([gcseBiology, gcseChemistry, alevelBiology, gcseMaths, computerScience]);

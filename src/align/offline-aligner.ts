@@ -1,0 +1,124 @@
+import type { CatalogueSnapshot, Subtopic, Topic } from "../catalogue/model.ts";
+import { compareMatches, roundScore, type AlignMatch, type AlignRequest, type Aligner } from "./aligner.ts";
+import { LexicalIndex, queryTerms, type FieldSpec, type FieldTexts } from "./lexical-index.ts";
+
+type SubtopicField = "name" | "keywords" | "topic" | "description" | "notes";
+
+/**
+ * A subtopic's name and keywords are what a teacher's text most often repeats; the topic name places it;
+ * descriptions and knowledge notes add the surrounding vocabulary but are long, so count for less.
+ */
+const subtopicFields: Record<SubtopicField, FieldSpec> = {
+  name: { weight: 4, lengthNormalisation: 0.3 },
+  keywords: { weight: 2.5, lengthNormalisation: 0.4 },
+  topic: { weight: 0.8, lengthNormalisation: 0.2 },
+  description: { weight: 1.5, lengthNormalisation: 0.75 },
+  notes: { weight: 0.6, lengthNormalisation: 0.75 },
+};
+
+export interface RankedSubtopic {
+  subtopic: Subtopic;
+  topic: Topic;
+  /** Raw lexical score (unbounded, 0 when nothing matched). */
+  rawScore: number;
+}
+
+/** The lexical ranking of one subject's subtopics, reused by the embedding aligner for fusion. */
+export interface SubjectRanker {
+  rank(text: string): RankedSubtopic[];
+  /** Maps a raw score to [0, 1]: about 0.63 for a text that names one subtopic outright. */
+  confidence(rawScore: number): number;
+}
+
+function subtopicTexts(subtopic: Subtopic, topic: Topic): FieldTexts<SubtopicField> {
+  const notes = subtopic.notes;
+  return {
+    name: [subtopic.name],
+    keywords: [...subtopic.keywords, ...(notes?.keyTerms.map((keyTerm) => keyTerm.term) ?? [])],
+    topic: [topic.name],
+    description: [subtopic.description],
+    notes: notes
+      ? [
+          notes.summary,
+          ...notes.keyTerms.map((keyTerm) => keyTerm.definition),
+          ...notes.keyFacts,
+          ...notes.misconceptions,
+        ]
+      : [],
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function createSubjectRanker(topics: readonly Topic[]): SubjectRanker {
+  const entries = topics.flatMap((topic) => topic.subtopics.map((subtopic) => ({ subtopic, topic })));
+  const index = new LexicalIndex(
+    subtopicFields,
+    entries.map(({ subtopic, topic }) => subtopicTexts(subtopic, topic)),
+  );
+  // The typical score of a subtopic's own name against the index is the scale of a clear, short match.
+  const nameScale = Math.max(
+    1e-6,
+    median(entries.map(({ subtopic }, position) => index.score(queryTerms(subtopic.name))[position] ?? 0)),
+  );
+  return {
+    rank(text) {
+      const scores = index.score(queryTerms(text));
+      return entries.map(({ subtopic, topic }, position) => ({
+        subtopic,
+        topic,
+        rawScore: scores[position] ?? 0,
+      }));
+    },
+    confidence(rawScore) {
+      return 1 - Math.exp(-rawScore / nameScale);
+    },
+  };
+}
+
+export function toMatch(subtopic: Subtopic, topic: Topic, score: number): AlignMatch {
+  return {
+    subtopicId: subtopic.id,
+    subtopicName: subtopic.name,
+    topicId: topic.id,
+    topicName: topic.name,
+    score: roundScore(score),
+  };
+}
+
+export interface OfflineAligner extends Aligner {
+  /** The lexical ranker of one subject, or undefined for a subject not in the snapshot. */
+  rankerFor(subjectId: string): SubjectRanker | undefined;
+}
+
+/**
+ * Lexical aligner needing no outside service. Every subject's index is built at construction so a request
+ * only analyses its own text. An unknown subject yields no matches; the caller reports it as not found.
+ */
+export function createOfflineAligner(snapshot: CatalogueSnapshot): OfflineAligner {
+  const rankers = new Map<string, SubjectRanker>();
+  for (const subject of snapshot.subjects) rankers.set(subject.id, createSubjectRanker(subject.topics));
+
+  return {
+    engine: "offline-bm25",
+    rankerFor: (subjectId) => rankers.get(subjectId),
+    async align(request: AlignRequest): Promise<AlignMatch[]> {
+      const ranker = rankers.get(request.subjectId);
+      const limit = Math.floor(request.limit);
+      if (!ranker || !(limit > 0)) return [];
+      const ranked = ranker.rank(request.text).filter((entry) => entry.rawScore > 0);
+      const best = ranked.reduce((max, entry) => Math.max(max, entry.rawScore), 0);
+      if (best <= 0) return [];
+      // Relative to the best match, scaled by how confident the best match itself is.
+      const topConfidence = ranker.confidence(best);
+      return ranked
+        .map(({ subtopic, topic, rawScore }) => toMatch(subtopic, topic, (rawScore / best) * topConfidence))
+        .filter((match) => match.score > 0)
+        .sort(compareMatches)
+        .slice(0, limit);
+    },
+  };
+}

@@ -1,0 +1,8 @@
+export {
+  createCatalogueSearch,
+  searchResultTypes,
+  type CatalogueSearch,
+  type CatalogueSearchQuery,
+  type CatalogueSearchResult,
+  type SearchResultType,
+} from "./catalogue-search.ts";
