@@ -105,7 +105,9 @@ export class CallDeadline {
     });
   }
 
+  /** Stops the timers and, if the consumer left early, the upstream request too. */
   dispose(): void {
+    if (!this.controller.signal.aborted) this.controller.abort(new Error("call finished"));
     clearTimeout(this.firstTokenTimer);
     clearTimeout(this.totalTimer);
     this.callerSignal.removeEventListener("abort", this.onCallerAbort);

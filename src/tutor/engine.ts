@@ -1,6 +1,10 @@
-import type { Subject } from "../catalogue/model.ts";
+import type { ModelTimeouts } from "../ai/errors.ts";
+import type { ModelSetup } from "../ai/provider.ts";
+import type { CatalogueSnapshot, Subject } from "../catalogue/model.ts";
 import type { KnowledgeNotes } from "../catalogue/source-schema.ts";
 import type { ChatMessage, CustomGenie, TeachingStyle } from "./messages.ts";
+import { createModelTutor } from "./model-tutor.ts";
+import { createOfflineTutor } from "./offline-tutor.ts";
 
 export { ModelUnavailableError } from "../ai/errors.ts";
 
@@ -66,4 +70,21 @@ export async function collectReply(
     else ({ inputTokens, outputTokens } = part);
   }
   return { text, inputTokens, outputTokens };
+}
+
+/** The offline tutor unless a model provider is configured. */
+export function createTutorEngine(options: {
+  setup: ModelSetup;
+  catalogue: CatalogueSnapshot;
+  timeouts?: ModelTimeouts;
+  maxRetries?: number;
+}): TutorEngine {
+  const { setup } = options;
+  if (setup.kind === "offline") return createOfflineTutor({ catalogue: options.catalogue });
+  return createModelTutor({
+    languageModel: setup.languageModel,
+    modelName: setup.modelName,
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+  });
 }
