@@ -14,6 +14,23 @@ export default tseslint.config(
   },
   {
     files: ["public/**/*.js"],
-    languageOptions: { globals: { window: "readonly", document: "readonly", fetch: "readonly", navigator: "readonly", location: "readonly", TextDecoder: "readonly", console: "readonly", setTimeout: "readonly", URLSearchParams: "readonly", FormData: "readonly", Intl: "readonly", HTMLElement: "readonly", alert: "readonly", confirm: "readonly" } },
+    languageOptions: {
+      globals: {
+        window: "readonly",
+        document: "readonly",
+        fetch: "readonly",
+        navigator: "readonly",
+        location: "readonly",
+        TextDecoder: "readonly",
+        console: "readonly",
+        setTimeout: "readonly",
+        URLSearchParams: "readonly",
+        FormData: "readonly",
+        Intl: "readonly",
+        HTMLElement: "readonly",
+        alert: "readonly",
+        confirm: "readonly",
+      },
+    },
   },
 );

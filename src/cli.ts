@@ -1,17 +1,75 @@
 #!/usr/bin/env node
+import path from "node:path";
 import { runCatalogueCheck } from "./catalogue/check-command.ts";
+import { ConfigError, parseConfig, type Config } from "./config.ts";
+import { createRuntime } from "./runtime.ts";
+import { openStorage } from "./storage/database.ts";
 
 const [command, ...rest] = process.argv.slice(2);
 const print = (line: string) => process.stdout.write(`${line}\n`);
+const usage = `usage: syllabi <command>
+  serve                 run the service (default configuration: PGlite in DATA_DIR, offline engine)
+  migrate               apply database migrations and exit
+  catalogue check       validate every catalogue file and print counts`;
+
+/** The composition root: the only place that reads the environment and handles signals. */
+async function serve(config: Config): Promise<number> {
+  const startedAt = performance.now();
+  const runtime = await createRuntime(config);
+  const address = await runtime.app.listen({ port: config.PORT, host: config.HOST });
+  const base = config.PUBLIC_URL ?? address;
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(2);
+  print(`Syllabi is running (${runtime.storage.driver}, started in ${seconds} s)`);
+  print(`  portal   ${base}/`);
+  print(`  API      ${base}/api/v1`);
+  print(`  docs     ${base}/docs`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    runtime.app.log.info({ signal }, "shutting down: finishing in-flight requests and streams");
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  return new Promise<number>(() => {});
+}
+
+async function migrate(config: Config): Promise<number> {
+  const storage = await openStorage(
+    config.DATABASE_URL
+      ? { driver: "postgres", url: config.DATABASE_URL, poolSize: 2 }
+      : { driver: "pglite", dataDir: path.resolve(config.DATA_DIR) },
+  );
+  try {
+    await storage.migrate();
+    print(`migrations applied (${storage.driver})`);
+    return 0;
+  } finally {
+    await storage.close();
+  }
+}
 
 async function main(): Promise<number> {
-  switch (`${command ?? ""} ${rest[0] ?? ""}`.trim()) {
-    case "catalogue check":
-      return runCatalogueCheck(print);
-    default:
-      print("usage: syllabi <serve | migrate | catalogue check | dev bootstrap --email E | …>");
-      return 2;
+  const words = `${command ?? ""} ${rest[0] ?? ""}`.trim();
+  if (words === "catalogue check") return runCatalogueCheck(print);
+  if (command !== "serve" && command !== "migrate") {
+    print(usage);
+    return command === undefined || command === "help" ? 0 : 2;
   }
+  let config: Config;
+  try {
+    config = parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`syllabi: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  return command === "serve" ? serve(config) : migrate(config);
 }
 
 process.exitCode = await main();

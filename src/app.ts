@@ -1,0 +1,127 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { jsonSchemaTransform, serializerCompiler } from "fastify-type-provider-zod";
+
+import type { AccountService } from "./accounts/account-service.ts";
+import {
+  registerApiConventions,
+  registerMethodNotAllowed,
+  apiPrefix,
+  isApiPath,
+  maxBodyBytes,
+} from "./http/api-conventions.ts";
+import { registerApiGuard } from "./http/api-guard.ts";
+import { newId } from "./shared/ids.ts";
+import { zodValidatorCompiler } from "./http/validation.ts";
+import type { KeyService } from "./keys/key-service.ts";
+import type { RateLimits } from "./limits/rate-limits.ts";
+import type { Metrics } from "./observability/metrics.ts";
+import { registerAccountRoutes } from "./platform/account-routes.ts";
+import { registerCsrf } from "./platform/csrf.ts";
+import { registerKeyRoutes } from "./platform/key-routes.ts";
+import type { Storage } from "./storage/database.ts";
+import { openApiInfo } from "./http/openapi.ts";
+
+/** Everything the HTTP layer needs, built by the composition root (or a test harness). */
+export interface AppDependencies {
+  logger: FastifyBaseLogger;
+  storage: Storage;
+  keys: KeyService;
+  accounts: AccountService;
+  rateLimits: RateLimits;
+  metrics: Metrics;
+  metricsToken: string | undefined;
+  publicUrl: string;
+  trustProxy: boolean;
+  /** Registers the product's /api/v1 endpoints (catalogue, billing, tutor …) on the app. */
+  registerApiRoutes: (app: FastifyInstance) => Promise<void> | void;
+  /** Registers further platform routes (billing, usage, portal pages, payment provider …). */
+  registerPlatformRoutes?: (app: FastifyInstance) => Promise<void> | void;
+  isWithdrawn?: (endpoint: string) => boolean;
+}
+
+export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: dependencies.logger,
+    genReqId: () => newId("req"),
+    bodyLimit: maxBodyBytes,
+    trustProxy: dependencies.trustProxy,
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Remember every route's methods, so a known path with the wrong method answers 405.
+  const routeMethods = new Map<string, Set<string>>();
+  app.addHook("onRoute", (route) => {
+    if (route.url.includes("*") || route.schema?.hide) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const known = routeMethods.get(route.url) ?? new Set<string>();
+    for (const method of methods) if (method !== "HEAD" && method !== "OPTIONS") known.add(method);
+    routeMethods.set(route.url, known);
+  });
+
+  const secureCookies = dependencies.publicUrl.startsWith("https://");
+  await app.register(fastifyCookie);
+  registerApiConventions(app);
+  registerApiGuard(app, {
+    keys: dependencies.keys,
+    rateLimits: dependencies.rateLimits,
+    ...(dependencies.isWithdrawn ? { isWithdrawn: dependencies.isWithdrawn } : {}),
+  });
+
+  const { metrics } = dependencies;
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.routeOptions.url ?? "unmatched";
+    metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    metrics.requestDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: openApiInfo(dependencies.publicUrl),
+    transform: jsonSchemaTransform,
+    hideUntagged: true,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/docs", staticCSP: true });
+  app.get(`${apiPrefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+
+  app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
+  app.get("/readyz", { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await dependencies.storage.ping();
+      return { status: "ready", storage: dependencies.storage.driver };
+    } catch {
+      return reply.code(503).send({ status: "unavailable", storage: dependencies.storage.driver });
+    }
+  });
+  app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
+    const token = dependencies.metricsToken;
+    if (!token || request.headers.authorization !== `Bearer ${token}`) {
+      return reply.code(token ? 401 : 404).send({ error: token ? "unauthenticated" : "not_found" });
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  // The platform is for browsers with sessions: CSRF applies, CORS never does.
+  await app.register(async (platform) => {
+    registerCsrf(platform, { secureCookies });
+    registerAccountRoutes(platform, {
+      accounts: dependencies.accounts,
+      rateLimits: dependencies.rateLimits,
+      secureCookies,
+    });
+    registerKeyRoutes(platform, { accounts: dependencies.accounts, keys: dependencies.keys });
+    await dependencies.registerPlatformRoutes?.(platform);
+  });
+
+  await dependencies.registerApiRoutes(app);
+  registerMethodNotAllowed(
+    app,
+    new Map([...routeMethods].filter(([url]) => isApiPath(url) || url.startsWith("/platform/api"))),
+  );
+  return app;
+}

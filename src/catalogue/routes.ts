@@ -1,0 +1,174 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { apiPrefix } from "../http/api-conventions.ts";
+import type { ApiRouteGuard } from "../http/api-guard.ts";
+import { ApiError } from "../http/errors.ts";
+import {
+  examBoardNames,
+  filterSubjects,
+  parseExamBoard,
+  parseQualification,
+  qualificationNames,
+  specPointsView,
+  subjectView,
+  treeView,
+} from "./catalogue-views.ts";
+import type { CatalogueSnapshot } from "./model.ts";
+import { createCatalogueSearch, searchResultTypes } from "./search/index.ts";
+
+const dataGuard: ApiRouteGuard = { scope: "curriculum:read", ai: false, requiresDataUnlock: true };
+const tags = ["Curriculum"];
+
+const qualificationParam = z
+  .string()
+  .max(40)
+  .optional()
+  .transform((value, context) => {
+    if (value === undefined) return undefined;
+    const parsed = parseQualification(value);
+    if (!parsed) {
+      context.addIssue({ code: "custom", message: `must be one of: ${qualificationNames.join(", ")}` });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+const examBoardParam = z
+  .string()
+  .max(60)
+  .optional()
+  .transform((value, context) => {
+    if (value === undefined) return undefined;
+    const parsed = parseExamBoard(value);
+    if (!parsed) {
+      context.addIssue({
+        code: "custom",
+        message: `must be one of: ${examBoardNames.join(", ")} (or edexcel, eduqas, pearson)`,
+      });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+/** Serialised once per distinct request: the catalogue never changes while the process runs. */
+function memoise<T>(compute: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
+function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type("application/json; charset=utf-8").send(json);
+}
+
+export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { catalogue: CatalogueSnapshot }): void {
+  const { catalogue } = dependencies;
+  const search = createCatalogueSearch(catalogue);
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  const subjectListJson = memoise((key) => {
+    const [qualification, examBoardId] = key.split("|");
+    const subjects = filterSubjects(catalogue, {
+      qualification: parseQualification(qualification ?? "") ?? undefined,
+      examBoardId: parseExamBoard(examBoardId ?? "") ?? undefined,
+    }).map(subjectView);
+    return JSON.stringify({ subjects, count: subjects.length });
+  });
+  const treeJson = memoise((subjectId) => {
+    const subject = catalogue.subjectById.get(subjectId);
+    return subject ? JSON.stringify(treeView(subject)) : "";
+  });
+
+  routes.get(
+    `${apiPrefix}/subjects`,
+    {
+      config: { guard: dataGuard },
+      schema: {
+        tags,
+        summary: "List specifications",
+        description: "Ordered by qualification, name, exam board. Filters are case-insensitive.",
+        querystring: z.object({ qualification: qualificationParam, examBoard: examBoardParam }),
+      },
+    },
+    async (request, reply) =>
+      sendJson(reply, subjectListJson(`${request.query.qualification ?? ""}|${request.query.examBoard ?? ""}`)),
+  );
+
+  routes.get(
+    `${apiPrefix}/subjects/:subjectId/tree`,
+    {
+      config: { guard: dataGuard },
+      schema: {
+        tags,
+        summary: "A specification's topics and subtopics",
+        params: z.object({ subjectId: z.string().max(200) }),
+      },
+    },
+    async (request, reply) => {
+      const json = treeJson(request.params.subjectId);
+      if (!json) throw new ApiError("subject_not_found", { param: "subjectId" });
+      return sendJson(reply, json);
+    },
+  );
+
+  routes.get(
+    `${apiPrefix}/search`,
+    {
+      config: { guard: dataGuard },
+      schema: {
+        tags,
+        summary: "Search subjects, topics and subtopics",
+        description: "Stemmed, typo-tolerant and prefix-matching; names weigh more than keywords and descriptions.",
+        querystring: z.object({
+          q: z.string().trim().min(1).max(200),
+          qualification: qualificationParam,
+          examBoard: examBoardParam,
+          subjectId: z.string().max(200).optional(),
+          type: z.enum(searchResultTypes).optional(),
+          limit: z.coerce.number().int().min(1).max(50).default(20),
+        }),
+      },
+    },
+    async (request) => {
+      const { q, qualification, examBoard, subjectId, type, limit } = request.query;
+      if (subjectId !== undefined && !catalogue.subjectById.has(subjectId)) {
+        throw new ApiError("subject_not_found", { param: "subjectId" });
+      }
+      const results = search.search({
+        q,
+        limit,
+        ...(qualification ? { qualification } : {}),
+        ...(examBoard ? { examBoardId: examBoard } : {}),
+        ...(subjectId ? { subjectId } : {}),
+        ...(type ? { type } : {}),
+      });
+      return { query: q, results, count: results.length };
+    },
+  );
+
+  routes.get(
+    `${apiPrefix}/subtopics/:subtopicId/spec-points`,
+    {
+      config: { guard: dataGuard },
+      schema: {
+        tags,
+        summary: "Specification references for a subtopic",
+        description: "Codes, unit names, our mapping and the link to the board's document; never the board's wording.",
+        params: z.object({ subtopicId: z.string().max(300) }),
+      },
+    },
+    async (request) => {
+      const subtopic = catalogue.subtopicById.get(request.params.subtopicId);
+      const subject = subtopic ? catalogue.subjectById.get(subtopic.subjectId) : undefined;
+      if (!subtopic || !subject) throw new ApiError("subtopic_not_found", { param: "subtopicId" });
+      return specPointsView(subtopic, subject);
+    },
+  );
+}

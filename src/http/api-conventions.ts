@@ -1,0 +1,118 @@
+import type {} from "@fastify/swagger";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError, errorBody } from "./errors.ts";
+
+export const apiPrefix = "/api/v1";
+export const maxBodyBytes = 256 * 1024;
+
+const exposedHeaders = [
+  "Request-Id",
+  "RateLimit",
+  "RateLimit-Policy",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "Retry-After",
+].join(", ");
+
+export function isApiPath(url: string): boolean {
+  return url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith(`${apiPrefix}?`);
+}
+
+/** Headers on every /api/v1 response: success, error, 404, 429, preflight and streams alike. */
+export function applyApiHeaders(reply: FastifyReply): void {
+  reply.header("Cache-Control", "private, no-store");
+  reply.header("Access-Control-Allow-Origin", "*");
+  reply.header("Access-Control-Expose-Headers", exposedHeaders);
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.code === "method_not_allowed" && !reply.hasHeader("Allow"))
+    reply.header("Allow", "GET, POST, OPTIONS");
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.status).type("application/json; charset=utf-8").send(errorBody(error, request.id));
+}
+
+/** Maps framework errors (parsing, limits, validation) onto the closed catalogue; anything else is a 500. */
+export function toApiError(error: FastifyError | ApiError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  const code = (error as FastifyError).code;
+  switch (code) {
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError("unsupported_media_type");
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError("payload_too_large");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return new ApiError("invalid_json");
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new ApiError("invalid_request", {
+        message: "The Content-Length header does not match the body.",
+      });
+  }
+  const statusCode = (error as FastifyError).statusCode;
+  if (error instanceof SyntaxError && statusCode === 400) return new ApiError("invalid_json");
+  if (statusCode === 413) return new ApiError("payload_too_large");
+  if (statusCode === 415) return new ApiError("unsupported_media_type");
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+    return new ApiError("invalid_request", { message: "The request could not be read." });
+  }
+  return new ApiError("internal_error");
+}
+
+/**
+ * Registers the cross-cutting behaviour of the JSON surfaces: request ids, /api/v1 headers and preflight,
+ * the one error handler and the JSON 404.
+ */
+export function registerApiConventions(app: FastifyInstance): void {
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("Request-Id", request.id);
+    if (isApiPath(request.url)) applyApiHeaders(reply);
+  });
+
+  app.options(`${apiPrefix}/*`, { logLevel: "warn" }, async (_request, reply) => {
+    reply
+      .header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+      .header("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key")
+      .header("Access-Control-Max-Age", "600")
+      .code(204)
+      .send();
+  });
+
+  // POST bodies must be JSON on /api/v1, even when empty (the framework would otherwise skip parsing).
+  app.addHook("preValidation", async (request) => {
+    if (request.method === "POST" && isApiPath(request.url)) {
+      const type = request.headers["content-type"] ?? "";
+      if (!/^application\/json\s*(;|$)/i.test(type)) throw new ApiError("unsupported_media_type");
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+    return sendError(request, reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError("not_found")));
+}
+
+/**
+ * Fastify answers 404 for a known path with the wrong method; the contract wants 405 with Allow.
+ * Call after every route is registered.
+ */
+export function registerMethodNotAllowed(app: FastifyInstance, routes: Map<string, Set<string>>): void {
+  for (const [url, methods] of routes) {
+    const allowed = [...methods, "OPTIONS"].filter((method, index, all) => all.indexOf(method) === index);
+    const missing = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((method) => !methods.has(method));
+    if (missing.length === 0) continue;
+    app.route({
+      method: missing,
+      url,
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        reply.header("Allow", allowed.join(", "));
+        return sendError(request, reply, new ApiError("method_not_allowed"));
+      },
+    });
+  }
+}

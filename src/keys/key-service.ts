@@ -1,0 +1,125 @@
+import type { Clock } from "../shared/ids.ts";
+import { newId } from "../shared/ids.ts";
+import type { SignalBus } from "../signals/signal-bus.ts";
+import { generateKey, hashKey, inspectKeyShape } from "./key-format.ts";
+import type { KeyPrincipal, KeyRecord, KeyStore } from "./key-store.ts";
+import type { Scope } from "./scopes.ts";
+import { scopes as allScopes } from "./scopes.ts";
+
+export type Authentication =
+  | { ok: true; principal: KeyPrincipal }
+  | { ok: false; reason: "missing_api_key" | "invalid_api_key" | "revoked_api_key" };
+
+interface CachedPrincipal {
+  principal: KeyPrincipal;
+  expiresAtMs: number;
+}
+
+const cacheTtlMs = 30_000;
+const lastUsedWriteIntervalMs = 60_000;
+
+/**
+ * Authenticates bearer keys and manages their lifecycle. Principals are cached briefly per instance; the cache
+ * is invalidated across instances by the signal bus (and bypassed while the bus is unhealthy), so a revocation
+ * is seen everywhere within a second.
+ */
+export class KeyService {
+  private readonly cache = new Map<string, CachedPrincipal>();
+  private readonly lastUsedWrittenAtMs = new Map<string, number>();
+
+  constructor(
+    private readonly store: KeyStore,
+    private readonly bus: SignalBus,
+    private readonly clock: Clock,
+    private readonly pepper: string,
+  ) {
+    bus.subscribe("key-revoked", () => this.cache.clear());
+    bus.subscribe("account-changed", (accountId) => this.forgetAccount(accountId));
+  }
+
+  async authenticate(authorization: string | undefined): Promise<Authentication> {
+    const match = /^Bearer ([^\s]+)$/.exec(authorization?.trim() ?? "");
+    if (!match) return { ok: false, reason: "missing_api_key" };
+    const secret = match[1]!;
+    if (inspectKeyShape(secret) !== "well_formed") return { ok: false, reason: "invalid_api_key" };
+
+    // The lookup is by an HMAC of the whole secret: no secret-dependent comparison happens in our code.
+    const secretHash = hashKey(secret, this.pepper);
+    const nowMs = this.clock.now().getTime();
+    let principal: KeyPrincipal | null;
+    const cached = this.cache.get(secretHash);
+    if (cached && cached.expiresAtMs > nowMs && this.bus.healthy()) {
+      principal = cached.principal;
+    } else {
+      principal = await this.store.findPrincipal(secretHash);
+      if (principal) this.cache.set(secretHash, { principal, expiresAtMs: nowMs + cacheTtlMs });
+    }
+    if (!principal) return { ok: false, reason: "invalid_api_key" };
+    if (principal.revoked) return { ok: false, reason: "revoked_api_key" };
+    this.noteUse(principal.keyId, nowMs);
+    return { ok: true, principal };
+  }
+
+  async create(
+    accountId: string,
+    input: { name: string; scopes?: Scope[] },
+  ): Promise<{ key: KeyRecord; secret: string } | "limit_reached"> {
+    const { secret, displayPrefix } = generateKey();
+    const requested = input.scopes && input.scopes.length > 0 ? input.scopes : [...allScopes];
+    const key = await this.store.insertLive({
+      id: newId("key"),
+      accountId,
+      name: input.name,
+      scopes: allScopes.filter((scope) => requested.includes(scope)),
+      prefix: displayPrefix,
+      secretHash: hashKey(secret, this.pepper),
+      createdAt: this.clock.now(),
+    });
+    if (key === "limit_reached") return key;
+    return { key, secret };
+  }
+
+  list(accountId: string): Promise<KeyRecord[]> {
+    return this.store.list(accountId);
+  }
+
+  countLive(accountId: string): Promise<number> {
+    return this.store.countLive(accountId);
+  }
+
+  async revoke(accountId: string, keyId: string): Promise<KeyRecord | null> {
+    const key = await this.store.revoke(accountId, keyId, this.clock.now());
+    if (key) await this.announceRevocation(accountId);
+    return key;
+  }
+
+  async revokeAll(accountId: string): Promise<void> {
+    await this.store.revokeAll(accountId, this.clock.now());
+    await this.announceRevocation(accountId);
+  }
+
+  /** Tells every instance that an account's status or unlock flag changed. */
+  async announceAccountChange(accountId: string): Promise<void> {
+    this.forgetAccount(accountId);
+    await this.bus.publish("account-changed", accountId);
+  }
+
+  private async announceRevocation(accountId: string): Promise<void> {
+    this.forgetAccount(accountId);
+    await this.bus.publish("key-revoked", accountId);
+  }
+
+  private forgetAccount(accountId: string): void {
+    for (const [hash, entry] of this.cache) {
+      if (entry.principal.accountId === accountId) this.cache.delete(hash);
+    }
+  }
+
+  /** last_used_at is informative: written at most once a minute per key, off the request path. */
+  private noteUse(keyId: string, nowMs: number): void {
+    const writtenAt = this.lastUsedWrittenAtMs.get(keyId) ?? 0;
+    if (nowMs - writtenAt < lastUsedWriteIntervalMs) return;
+    this.lastUsedWrittenAtMs.set(keyId, nowMs);
+    void this.store.touch(keyId, new Date(nowMs)).catch(() => this.lastUsedWrittenAtMs.delete(keyId));
+  }
+}

@@ -1,0 +1,147 @@
+import type { Redis } from "ioredis";
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
+
+export type PolicyName = "general" | "ai" | "ip" | "login";
+
+export interface PolicyState {
+  policy: PolicyName;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  windowSeconds: number;
+}
+
+export type RateDecision =
+  | { allowed: true; states: PolicyState[] }
+  | { allowed: false; refusedBy: PolicyState; states: PolicyState[] };
+
+export interface RateLimitSettings {
+  generalPerMinute: number;
+  aiPerMinute: number;
+  ipPerMinute: number;
+  loginPerQuarterHour: number;
+}
+
+export interface RateLimits {
+  readonly backend: "memory" | "redis";
+  /** Every authenticated request counts against `general`; AI calls also against `ai`. */
+  consumeForKey(keyId: string, ai: boolean): Promise<RateDecision>;
+  /** Unauthenticated and failed-auth requests, per client IP. */
+  consumeForIp(ip: string): Promise<RateDecision>;
+  /** Platform sign-in attempts, per IP and email. */
+  consumeLogin(subject: string): Promise<RateDecision>;
+  readonly settings: RateLimitSettings;
+}
+
+interface Limiter {
+  name: PolicyName;
+  limiter: RateLimiterAbstract;
+  points: number;
+  windowSeconds: number;
+}
+
+function stateOf(limiter: Limiter, result: RateLimiterRes): PolicyState {
+  return {
+    policy: limiter.name,
+    limit: limiter.points,
+    remaining: Math.max(0, limiter.points - result.consumedPoints),
+    resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+    windowSeconds: limiter.windowSeconds,
+  };
+}
+
+async function consume(limiter: Limiter, key: string): Promise<{ ok: boolean; state: PolicyState }> {
+  try {
+    return { ok: true, state: stateOf(limiter, await limiter.limiter.consume(key, 1)) };
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return { ok: false, state: stateOf(limiter, rejection) };
+    throw rejection;
+  }
+}
+
+/** Applies limiters in order; a refusal gives back what the earlier ones took, so it counts nowhere else. */
+async function consumeAll(limiters: Limiter[], key: string): Promise<RateDecision> {
+  const states: PolicyState[] = [];
+  for (const [index, limiter] of limiters.entries()) {
+    const outcome = await consume(limiter, key);
+    states.push(outcome.state);
+    if (!outcome.ok) {
+      await Promise.all(limiters.slice(0, index).map((earlier) => earlier.limiter.reward(key, 1)));
+      return { allowed: false, refusedBy: outcome.state, states };
+    }
+  }
+  return { allowed: true, states };
+}
+
+/**
+ * Fixed 60-second windows per key. With Redis, counters live there (atomic Lua increments, one budget for all
+ * instances); if Redis fails, each instance falls back to its own memory limiter rather than refusing traffic.
+ */
+export function createRateLimits(
+  settings: RateLimitSettings,
+  redis: { client: Redis; prefix: string } | null,
+  onFallback: (error: unknown) => void = () => {},
+): RateLimits {
+  const make = (name: PolicyName, points: number, windowSeconds: number): Limiter => {
+    const memory = new RateLimiterMemory({ points, duration: windowSeconds, keyPrefix: name });
+    if (!redis) return { name, limiter: memory, points, windowSeconds };
+    const insurance = new RateLimiterMemory({
+      points,
+      duration: windowSeconds,
+      keyPrefix: `${name}-fallback`,
+    });
+    const limiter = new RateLimiterRedis({
+      storeClient: redis.client,
+      points,
+      duration: windowSeconds,
+      keyPrefix: `${redis.prefix}:rl:${name}`,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: insurance,
+    });
+    // Wrap the insurance so the service can log that Redis failed over.
+    const originalConsume = insurance.consume.bind(insurance);
+    insurance.consume = (key, pointsToConsume, options) => {
+      onFallback(new Error(`rate limit ${name} fell back to memory`));
+      return originalConsume(key, pointsToConsume, options);
+    };
+    return { name, limiter, points, windowSeconds };
+  };
+
+  const general = make("general", settings.generalPerMinute, 60);
+  const ai = make("ai", settings.aiPerMinute, 60);
+  const ip = make("ip", settings.ipPerMinute, 60);
+  const login = make("login", settings.loginPerQuarterHour, 900);
+
+  return {
+    backend: redis ? "redis" : "memory",
+    settings,
+    consumeForKey: (keyId, isAi) => consumeAll(isAi ? [general, ai] : [general], keyId),
+    consumeForIp: (address) => consumeAll([ip], address),
+    consumeLogin: (subject) => consumeAll([login], subject),
+  };
+}
+
+/** The IETF httpapi draft fields plus the widely used RateLimit-* trio, for the tightest applicable limit. */
+export function rateLimitHeaders(states: PolicyState[]): Record<string, string> {
+  if (states.length === 0) return {};
+  const tightest = states.reduce((best, state) =>
+    state.remaining < best.remaining ||
+    (state.remaining === best.remaining && state.resetSeconds > best.resetSeconds)
+      ? state
+      : best,
+  );
+  return {
+    "RateLimit-Policy": states
+      .map((state) => `"${state.policy}";q=${state.limit};w=${state.windowSeconds}`)
+      .join(", "),
+    RateLimit: `"${tightest.policy}";r=${tightest.remaining};t=${tightest.resetSeconds}`,
+    "RateLimit-Limit": String(tightest.limit),
+    "RateLimit-Remaining": String(tightest.remaining),
+    "RateLimit-Reset": String(tightest.resetSeconds),
+  };
+}

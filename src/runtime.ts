@@ -1,0 +1,152 @@
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
+import pino from "pino";
+import { AccountService } from "./accounts/account-service.ts";
+import { AccountStore } from "./accounts/account-store.ts";
+import { buildApp } from "./app.ts";
+import { registerAccountRoute } from "./billing/account-route.ts";
+import { launchPrices } from "./billing/prices.ts";
+import { loadCatalogue } from "./catalogue/load.ts";
+import type { CatalogueSnapshot } from "./catalogue/model.ts";
+import { registerCatalogueRoutes } from "./catalogue/routes.ts";
+import type { Config } from "./config.ts";
+import { KeyService } from "./keys/key-service.ts";
+import { KeyStore } from "./keys/key-store.ts";
+import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
+import { loggerOptions } from "./observability/logger.ts";
+import { createMetrics } from "./observability/metrics.ts";
+import { systemClock, type Clock } from "./shared/ids.ts";
+import {
+  createMemorySignalBus,
+  createPostgresSignalBus,
+  createRedisSignalBus,
+  type SignalBus,
+} from "./signals/signal-bus.ts";
+import { openStorage, type Storage } from "./storage/database.ts";
+
+const developmentPepper = "syllabi-development-pepper-never-use-in-production";
+
+export interface Runtime {
+  app: FastifyInstance;
+  storage: Storage;
+  catalogue: CatalogueSnapshot;
+  keys: KeyService;
+  accounts: AccountService;
+  rateLimits: RateLimits;
+  bus: SignalBus;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  clock?: Clock;
+  /** A pre-loaded catalogue (tests share one); loaded from disk otherwise. */
+  catalogue?: CatalogueSnapshot;
+  /** PGlite in memory instead of DATA_DIR (tests). */
+  inMemoryDatabase?: boolean;
+}
+
+/** Builds every collaborator from typed config: the only place that chooses implementations. */
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const clock = options.clock ?? systemClock;
+  const logger = pino(loggerOptions(config.LOG_LEVEL));
+  const pepper = config.KEY_PEPPER ?? developmentPepper;
+
+  const storage = await openStorage(
+    config.DATABASE_URL
+      ? { driver: "postgres", url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+      : { driver: "pglite", dataDir: options.inMemoryDatabase ? null : path.resolve(config.DATA_DIR) },
+  );
+  const closers: (() => Promise<unknown>)[] = [() => storage.close()];
+  try {
+    await storage.migrate();
+    const catalogue = options.catalogue ?? (await loadCatalogue());
+
+    let redis: Redis | null = null;
+    let bus: SignalBus;
+    if (config.REDIS_URL) {
+      redis = new Redis(config.REDIS_URL, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        lazyConnect: true,
+      });
+      const subscriber = new Redis(config.REDIS_URL, { lazyConnect: true });
+      redis.on("error", (error) => logger.warn({ err: error.message }, "redis unavailable"));
+      subscriber.on("error", () => {});
+      await Promise.all([redis.connect(), subscriber.connect()]);
+      bus = createRedisSignalBus({ publisher: redis, subscriber, prefix: config.REDIS_KEY_PREFIX });
+      closers.unshift(async () => redis?.disconnect());
+    } else if (storage.pool) {
+      bus = await createPostgresSignalBus(storage.pool, config.REDIS_KEY_PREFIX);
+    } else {
+      bus = createMemorySignalBus();
+    }
+    closers.unshift(() => bus.close());
+
+    let warnedFallback = false;
+    const rateLimits = createRateLimits(
+      {
+        generalPerMinute: config.RATE_LIMIT_GENERAL_PER_MIN,
+        aiPerMinute: config.RATE_LIMIT_AI_PER_MIN,
+        ipPerMinute: config.RATE_LIMIT_IP_PER_MIN,
+        loginPerQuarterHour: 10,
+      },
+      redis ? { client: redis, prefix: config.REDIS_KEY_PREFIX } : null,
+      () => {
+        if (!warnedFallback)
+          logger.warn("redis unavailable: rate limits fall back to this instance's memory");
+        warnedFallback = true;
+      },
+    );
+
+    const keys = new KeyService(new KeyStore(storage.db), bus, clock, pepper);
+    const accounts = new AccountService(new AccountStore(storage.db), clock, pepper);
+    const metrics = createMetrics();
+    const publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+
+    const app = await buildApp({
+      logger,
+      storage,
+      keys,
+      accounts,
+      rateLimits,
+      metrics,
+      metricsToken: config.METRICS_TOKEN,
+      publicUrl,
+      trustProxy: config.TRUST_PROXY,
+      registerApiRoutes: (api) => {
+        registerCatalogueRoutes(api, { catalogue });
+        registerAccountRoute(api, {
+          accounts,
+          keys,
+          prices: () => launchPrices,
+          usageSummary: async () => ({
+            windowDays: 30,
+            refreshedAt: null,
+            byKind: [],
+            totalCalls: 0,
+            totalSpendPence: 0,
+          }),
+          autoTopUp: async () => ({ enabled: false, thresholdPence: null, amountPence: null }),
+        });
+      },
+    });
+    closers.unshift(() => app.close());
+
+    return {
+      app,
+      storage,
+      catalogue,
+      keys,
+      accounts,
+      rateLimits,
+      bus,
+      close: async () => {
+        for (const close of closers) await close().catch(() => {});
+      },
+    };
+  } catch (error) {
+    for (const close of closers) await close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+import path from "node:path";
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Storage {
+  readonly driver: "pglite" | "postgres";
+  readonly db: Database;
+  /** Runs the SQL migrations; safe when several instances start at once. */
+  migrate(): Promise<void>;
+  /** A cheap round trip, for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** The underlying pool, when on PostgreSQL (LISTEN/NOTIFY needs its own client). */
+  readonly pool: pg.Pool | null;
+}
+
+export type StorageOptions =
+  { driver: "pglite"; dataDir: string | null } | { driver: "postgres"; url: string; poolSize: number };
+
+const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
+/** Any constant shared by every instance; serialises concurrent migrations. */
+const migrationLockId = 7_401_553_201;
+
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  if (options.driver === "pglite") {
+    if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+    const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema }) as unknown as Database;
+    return {
+      driver: "pglite",
+      db,
+      pool: null,
+      migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+      ping: async () => {
+        await client.query("select 1");
+      },
+      close: () => client.close(),
+    };
+  }
+
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on("error", () => {});
+  const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+  return {
+    driver: "postgres",
+    db,
+    pool,
+    migrate: async () => {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [migrationLockId]);
+        try {
+          await migrateNodePostgres(drizzleNodePostgres(client, { schema }), { migrationsFolder });
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [migrationLockId]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
