@@ -21,13 +21,18 @@ export interface RankedSubtopic {
   topic: Topic;
   /** Raw lexical score (unbounded, 0 when nothing matched). */
   rawScore: number;
+  /** The raw score this subtopic gets from a text that is just its name. */
+  nameScale: number;
 }
 
 /** The lexical ranking of one subject's subtopics, reused by the embedding aligner for fusion. */
 export interface SubjectRanker {
   rank(text: string): RankedSubtopic[];
-  /** Maps a raw score to [0, 1]: about 0.63 for a text that names one subtopic outright. */
-  confidence(rawScore: number): number;
+}
+
+/** Maps a raw score to [0, 1]: about 0.78 for a text that names the subtopic outright, rising towards 1. */
+export function lexicalConfidence({ rawScore, nameScale }: RankedSubtopic): number {
+  return 1 - Math.exp((-1.5 * rawScore) / nameScale);
 }
 
 function subtopicTexts(subtopic: Subtopic, topic: Topic): FieldTexts<SubtopicField> {
@@ -59,11 +64,12 @@ function createSubjectRanker(topics: readonly Topic[]): SubjectRanker {
     subtopicFields,
     entries.map(({ subtopic, topic }) => subtopicTexts(subtopic, topic)),
   );
-  // The typical score of a subtopic's own name against the index is the scale of a clear, short match.
-  const nameScale = Math.max(
-    1e-6,
-    median(entries.map(({ subtopic }, position) => index.score(queryTerms(subtopic.name))[position] ?? 0)),
+  // What each subtopic scores against its own name: the scale of a text that names it outright.
+  const nameScores = entries.map(
+    ({ subtopic }, position) => index.score(queryTerms(subtopic.name))[position] ?? 0,
   );
+  const fallbackScale = Math.max(1e-6, median(nameScores));
+  const nameScale = nameScores.map((score) => (score > 0 ? score : fallbackScale));
   return {
     rank(text) {
       const scores = index.score(queryTerms(text));
@@ -71,10 +77,8 @@ function createSubjectRanker(topics: readonly Topic[]): SubjectRanker {
         subtopic,
         topic,
         rawScore: scores[position] ?? 0,
+        nameScale: nameScale[position] ?? fallbackScale,
       }));
-    },
-    confidence(rawScore) {
-      return 1 - Math.exp(-rawScore / nameScale);
     },
   };
 }
@@ -110,12 +114,13 @@ export function createOfflineAligner(snapshot: CatalogueSnapshot): OfflineAligne
       const limit = Math.floor(request.limit);
       if (!ranker || !(limit > 0)) return [];
       const ranked = ranker.rank(request.text).filter((entry) => entry.rawScore > 0);
-      const best = ranked.reduce((max, entry) => Math.max(max, entry.rawScore), 0);
-      if (best <= 0) return [];
+      let best: RankedSubtopic | undefined;
+      for (const entry of ranked) if (!best || entry.rawScore > best.rawScore) best = entry;
+      if (!best) return [];
       // Relative to the best match, scaled by how confident the best match itself is.
-      const topConfidence = ranker.confidence(best);
+      const scale = lexicalConfidence(best) / best.rawScore;
       return ranked
-        .map(({ subtopic, topic, rawScore }) => toMatch(subtopic, topic, (rawScore / best) * topConfidence))
+        .map(({ subtopic, topic, rawScore }) => toMatch(subtopic, topic, rawScore * scale))
         .filter((match) => match.score > 0)
         .sort(compareMatches)
         .slice(0, limit);

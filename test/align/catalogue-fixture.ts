@@ -29,7 +29,7 @@ function subtopic([slug, name, description, keywords, summary]: SubtopicSketch):
   };
 }
 
-function specification(
+export function specification(
   id: string,
   name: string,
   qualification: SpecificationSource["qualification"],

@@ -37,6 +37,8 @@ interface SearchEntry {
   name: string;
   /** The name's stems joined, to recognise a query that names the entry exactly. */
   nameKey: string;
+  /** Each keyword's stems joined, to recognise a query that is exactly one of the entry's keywords. */
+  keywordKeys: ReadonlySet<string>;
   subject: Subject;
   topic: { id: string; name: string } | null;
   result: Omit<CatalogueSearchResult, "score">;
@@ -57,6 +59,7 @@ const prefixFieldBoosts = { name: 6, keywords: 3 };
 /** Whole subjects and topics are broader answers, so a name match on them edges ahead of a subtopic's. */
 const typeBoost: Record<SearchResultType, number> = { subject: 1.3, topic: 1.15, subtopic: 1 };
 const exactNameBoost = 1.6;
+const exactKeywordBoost = 1.3;
 /** How much a synonym's match counts against the word the teacher actually typed. */
 const synonymWeight = 0.6;
 const maxQueryWords = 12;
@@ -64,7 +67,7 @@ const maxQueryWords = 12;
 const fullFields = Object.keys(fieldBoosts);
 const prefixFields = Object.keys(prefixFieldBoosts);
 
-function fuzzyDistance(term: string): number {
+function maxFuzzyDistance(term: string): number {
   if (term.length < 4) return 0;
   return term.length < 7 ? 1 : 2;
 }
@@ -72,7 +75,11 @@ function fuzzyDistance(term: string): number {
 function buildEntries(snapshot: CatalogueSnapshot): { entries: SearchEntry[]; documents: IndexedDocument[] } {
   const entries: SearchEntry[] = [];
   const documents: IndexedDocument[] = [];
-  const add = (entry: Omit<SearchEntry, "nameKey" | "result">, text: Omit<IndexedDocument, "key" | "name">) => {
+  const add = (
+    entry: Omit<SearchEntry, "nameKey" | "keywordKeys" | "result">,
+    text: Omit<IndexedDocument, "key" | "name">,
+    keywords: readonly string[] = [],
+  ) => {
     const { subject } = entry;
     const result = {
       type: entry.type,
@@ -87,7 +94,12 @@ function buildEntries(snapshot: CatalogueSnapshot): { entries: SearchEntry[]; do
       topic: entry.topic,
     };
     documents.push({ key: entries.length, name: entry.name, ...text });
-    entries.push({ ...entry, nameKey: stems(entry.name).join(" "), result });
+    entries.push({
+      ...entry,
+      nameKey: stems(entry.name).join(" "),
+      keywordKeys: new Set(keywords.map((keyword) => stems(keyword).join(" "))),
+      result,
+    });
   };
 
   for (const subject of snapshot.subjects) {
@@ -122,14 +134,14 @@ function buildEntries(snapshot: CatalogueSnapshot): { entries: SearchEntry[]; do
             description: subtopic.description,
             notes: notes
               ? [
+                  // Facts and misconceptions are left out: long, and a misconception names the wrong idea.
                   notes.summary,
                   ...notes.keyTerms.map((keyTerm) => keyTerm.definition),
-                  ...notes.keyFacts,
-                  ...notes.misconceptions,
                 ].join(" ")
               : "",
             context: `${topic.name}. ${subject.name}`,
           },
+          subtopic.keywords,
         );
       }
     }
@@ -161,6 +173,14 @@ export function createCatalogueSearch(snapshot: CatalogueSnapshot): CatalogueSea
     searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
   });
   fullIndex.addAll(documents);
+  const vocabulary = new Set<string>();
+  for (const document of documents) {
+    for (const field of fullFields) {
+      for (const word of words(document[field as keyof Omit<IndexedDocument, "key">])) {
+        if (!stopWords.has(word)) vocabulary.add(stem(word));
+      }
+    }
+  }
 
   const prefixIndex = new MiniSearch<IndexedDocument>({
     idField: "key",
@@ -170,6 +190,22 @@ export function createCatalogueSearch(snapshot: CatalogueSnapshot): CatalogueSea
     searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
   });
   prefixIndex.addAll(documents);
+
+  const unfilteredBoosts = Float64Array.from(entries, (entry) => typeBoost[entry.type]);
+
+  /** Per entry: its type boost, or 0 when a filter excludes it (MiniSearch skips documents boosted to 0). */
+  function documentBoosts(query: CatalogueSearchQuery): Float64Array {
+    const { type, subjectId, qualification, examBoardId } = query;
+    if (!type && !subjectId && !qualification && !examBoardId) return unfilteredBoosts;
+    return Float64Array.from(entries, (entry) =>
+      (type && entry.type !== type) ||
+      (subjectId && entry.subject.id !== subjectId) ||
+      (qualification && entry.subject.qualification !== qualification) ||
+      (examBoardId && entry.subject.examBoardId !== examBoardId)
+        ? 0
+        : typeBoost[entry.type],
+    );
+  }
 
   function search(query: CatalogueSearchQuery): CatalogueSearchResult[] {
     const limit = Math.floor(query.limit);
@@ -184,15 +220,8 @@ export function createCatalogueSearch(snapshot: CatalogueSnapshot): CatalogueSea
     // The last word is still being typed unless the query ends in a space or punctuation.
     const lastIsPartial = /[\p{L}\p{N}]$/u.test(query.q);
 
-    const boostDocument = (key: number): number => {
-      const entry = entries[key];
-      if (!entry) return 0;
-      if (query.type && entry.type !== query.type) return 0;
-      if (query.subjectId && entry.subject.id !== query.subjectId) return 0;
-      if (query.qualification && entry.subject.qualification !== query.qualification) return 0;
-      if (query.examBoardId && entry.subject.examBoardId !== query.examBoardId) return 0;
-      return typeBoost[entry.type];
-    };
+    const boosts = documentBoosts(query);
+    const boostDocument = (key: number): number => boosts[key] ?? 0;
     const options = (fields: string[], extra: SearchOptions, boost: Record<string, number>): SearchOptions => ({
       fields,
       boost,
@@ -200,15 +229,24 @@ export function createCatalogueSearch(snapshot: CatalogueSnapshot): CatalogueSea
       ...extra,
     });
 
+    const collect = (scores: WordScores, hits: ReturnType<MiniSearch["search"]>): number => {
+      for (const hit of hits) addMax(scores, hit.id as number, hit.score);
+      return hits.length;
+    };
     const perWord: WordScores[] = queryStems.map((term, index) => {
       const scores: WordScores = new Map();
-      for (const hit of fullIndex.search(term, options(fullFields, { fuzzy: fuzzyDistance(term) }, fieldBoosts))) {
-        addMax(scores, hit.id as number, hit.score);
-      }
       const word = queryWords[index]!;
+      const known = vocabulary.has(term);
+      let found = collect(scores, known ? fullIndex.search(term, options(fullFields, {}, fieldBoosts)) : []);
       if (index === queryStems.length - 1 && lastIsPartial && word.length >= 3) {
-        const prefixHits = prefixIndex.search(word, options(prefixFields, { prefix: true }, prefixFieldBoosts));
-        for (const hit of prefixHits) addMax(scores, hit.id as number, hit.score);
+        found += collect(scores, prefixIndex.search(word, options(prefixFields, { prefix: true }, prefixFieldBoosts)));
+      }
+      // Typo tolerance only for a word the catalogue does not contain and that no prefix explains, trying one
+      // edit before two: edit-distance search is the costliest step and a known word is taken as meant.
+      if (!known && found === 0) {
+        for (let distance = 1; distance <= maxFuzzyDistance(term) && found === 0; distance += 1) {
+          found = collect(scores, fullIndex.search(term, options(fullFields, { fuzzy: distance }, fieldBoosts)));
+        }
       }
       return scores;
     });
@@ -222,11 +260,11 @@ export function createCatalogueSearch(snapshot: CatalogueSnapshot): CatalogueSea
     });
 
     const queryKey = queryStems.join(" ");
-    const ranked: { entry: SearchEntry; rank: number; coverage: number }[] = [];
     const candidates = new Set<number>();
     for (const scores of perWord) for (const key of scores.keys()) candidates.add(key);
+    if (candidates.size === 0) return [];
+    const ranked: { key: number; rank: number; coverage: number; score: number }[] = [];
     for (const key of candidates) {
-      const entry = entries[key]!;
       let sum = 0;
       let matched = 0;
       for (const scores of perWord) {
@@ -239,20 +277,26 @@ export function createCatalogueSearch(snapshot: CatalogueSnapshot): CatalogueSea
       const coverage = matched / perWord.length;
       // Matching every word the teacher typed matters more than matching one word many times.
       let rank = sum * coverage * coverage;
+      const entry = entries[key]!;
       if (entry.nameKey === queryKey) rank *= exactNameBoost;
-      ranked.push({ entry, rank, coverage });
+      else if (entry.keywordKeys.has(queryKey)) rank *= exactKeywordBoost;
+      ranked.push({ key, rank, coverage, score: 0 });
     }
-    if (ranked.length === 0) return [];
 
+    // The best result scores the share of query words it matched; the rest score relative to it.
     let best = ranked[0]!;
     for (const candidate of ranked) if (candidate.rank > best.rank) best = candidate;
     const scale = best.coverage / best.rank;
-    const results = ranked.map(({ entry, rank }) => ({
-      ...entry.result,
-      score: Math.round(Math.min(1, rank * scale) * 10_000) / 10_000,
-    }));
-    results.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return results.slice(0, limit);
+    for (const candidate of ranked) {
+      candidate.score = Math.round(Math.min(1, candidate.rank * scale) * 10_000) / 10_000;
+    }
+    ranked.sort((a, b) => {
+      if (b.score !== a.score) return b.score - a.score;
+      const idA = entries[a.key]!.id;
+      const idB = entries[b.key]!.id;
+      return idA < idB ? -1 : idA > idB ? 1 : 0;
+    });
+    return ranked.slice(0, limit).map(({ key, score }) => ({ ...entries[key]!.result, score }));
   }
 
   return { search };

@@ -42,6 +42,8 @@ export function stem(word: string): string {
   let stemmed = word.length <= 3 || /\d/.test(word) ? word : stemmer(word);
   // Porter leaves "biologi" beside "biolog" (biology, biological) and "energi" beside "energ"; fold them.
   if (stemmed.length > 4 && stemmed.endsWith("i")) stemmed = stemmed.slice(0, -1);
+  // British -ise verbs keep the noun's "-sis" ("photosynthesising" → "photosynthesis"); fold onto the noun's stem.
+  else if (stemmed.length > 6 && /[eyo]sis$/.test(stemmed)) stemmed = stemmed.slice(0, -2);
   if (stemCache.size < stemCacheLimit) stemCache.set(word, stemmed);
   return stemmed;
 }
