@@ -105,6 +105,7 @@ export function createEmbeddingAligner(options: EmbeddingAlignerOptions): Aligne
   return {
     engine: `embedding:${key}`,
     async align(request: AlignRequest, signal?: AbortSignal): Promise<AlignMatch[]> {
+      signal?.throwIfAborted();
       const ranker = lexical.rankerFor(request.subjectId);
       const limit = Math.floor(request.limit);
       if (!ranker || !(limit > 0)) return [];
