@@ -1,0 +1,202 @@
+import type { ChatMessage } from "../tutor/messages.ts";
+import {
+  academicFraming,
+  categoryGates,
+  detectionRules,
+  firstPerson,
+  idiomPatterns,
+  imminentIntent,
+  imminentTiming,
+  meansAtHand,
+  negationExceptions,
+  pastOnly,
+  precedingNegation,
+  presentOrRelapse,
+  reportedSpeech,
+} from "./detection-rules.ts";
+import type { DetectionRule } from "./detection-rules.ts";
+import { normalise } from "./normalise.ts";
+import { buildAssessment, outranks, severities } from "./taxonomy.ts";
+import type { SafeguardingAssessment, SafeguardingCategory, Severity } from "./taxonomy.ts";
+
+/** A category the rules point to, before it becomes an assessment with services attached. */
+interface Finding {
+  category: SafeguardingCategory;
+  severity: Severity;
+}
+
+/** How many earlier caller turns can give meaning to a short reply such as "yes" or "tonight". */
+const contextTurns = 3;
+/** Replies this short are read as answers to what came before. */
+const continuationMaxWords = 14;
+
+/**
+ * Looks at the caller's latest message, reading short follow-ups ("yes", "tonight") in the light of
+ * their recent turns. Returns null when nothing suggests a safeguarding concern.
+ */
+export function assessConversation(messages: ChatMessage[]): SafeguardingAssessment | null {
+  const latestIndex = findLastIndex(messages, (message) => message.role === "user");
+  const latest = messages[latestIndex];
+  if (latest === undefined) return null;
+
+  const latestText = normalise(latest.content).text;
+  let best = assessText(latestText);
+
+  const fromContext = assessFollowUp(messages, latestIndex, latestText);
+  if (fromContext !== null && (best === null || outranks(fromContext, best))) best = fromContext;
+
+  return best === null ? null : buildAssessment(best.category, best.severity);
+}
+
+/** The strongest finding for one message, or null. */
+export function assessMessage(content: string): SafeguardingAssessment | null {
+  const finding = assessText(normalise(content).text);
+  return finding === null ? null : buildAssessment(finding.category, finding.severity);
+}
+
+function assessText(normalisedText: string): Finding | null {
+  const text = blankIdioms(normalisedText);
+  const isAcademic = academicFraming.test(text);
+  const scores = new Map<SafeguardingCategory, { weight: number; severity: Severity }>();
+  const openGates = new Map<SafeguardingCategory, boolean>();
+
+  for (const rule of detectionRules) {
+    let gateOpen = openGates.get(rule.category);
+    if (gateOpen === undefined) {
+      gateOpen = categoryGates[rule.category].test(text);
+      openGates.set(rule.category, gateOpen);
+    }
+    if (!gateOpen) continue;
+    const match = findCountableMatch(rule, text, isAcademic);
+    if (match === null) continue;
+    const current = scores.get(rule.category) ?? { weight: 0, severity: "low" as Severity };
+    current.weight += rule.weight;
+    if (severities.indexOf(match.severity) > severities.indexOf(current.severity)) current.severity = match.severity;
+    scores.set(rule.category, current);
+  }
+
+  let best: Finding | null = null;
+  for (const [category, score] of scores) {
+    if (score.weight < 1) continue;
+    const finding = escalate({ category, severity: score.severity }, text);
+    if (best === null || outranks(finding, best)) best = finding;
+  }
+  return best;
+}
+
+function findCountableMatch(rule: DetectionRule, text: string, isAcademic: boolean): { severity: Severity } | null {
+  for (const match of text.matchAll(rule.pattern)) {
+    const start = match.index;
+    const sentence = sentenceAround(text, start, start + match[0].length);
+    const before = text.slice(Math.max(0, text.lastIndexOf(" . ", start) + 1), start);
+
+    if (rule.kind === "topic" && isAcademic) continue;
+    if ((rule.kind === "topic" || rule.requiresFirstPerson === true) && !firstPerson.test(sentence)) continue;
+    if (isAcademic && isQuoted(text, start) && reportedSpeech.test(text)) continue;
+    if (rule.negatable === true && precedingNegation.test(before) && !negationExceptions.test(before)) continue;
+
+    const isPastOnly = rule.severityWhenPast !== undefined && pastOnly.test(sentence) && !presentOrRelapse.test(sentence);
+    return { severity: isPastOnly && rule.severityWhenPast !== undefined ? rule.severityWhenPast : rule.severity };
+  }
+  return null;
+}
+
+/** A plan with a time, or the means at hand, turns thoughts of suicide into immediate danger. */
+function escalate(finding: Finding, text: string): Finding {
+  if (finding.category !== "self_harm_suicide" || finding.severity !== "high") return finding;
+  const isImminent = (imminentTiming.test(text) && imminentIntent.test(text)) || meansAtHand.test(text);
+  return isImminent ? { category: "immediate_danger", severity: "high" } : finding;
+}
+
+const affirmative =
+  /^(?:yes|yeah|yea|yeh|yh|ye|yep|yup|ya|mhm|uh huh|i do|i am|i have|i did|i think so|maybe|kind of|sort of|a bit|a little|always|every day|still|true|exactly|correct|it is|he does|she does|they do|he did|she did|they did|sometimes|often|most days|honestly yes|probably|definitely|tonight|today|right now|soon|later|tomorrow|now)\b/;
+const negativeAnswer = /^(?:no|nah|nope|not really|not at all|i am not|not safe|not rly)\b/;
+const dismissive =
+  /^(?:no|nah|nope|not really|i am fine|i am ok|i am okay|im fine|jk|just joking|only joking|kidding|i was joking|lol jk|never mind|nevermind|forget it)\b/;
+
+/** Questions a tutor (or our own safeguarding reply) may ask, and which answer is the worrying one. */
+const checkInQuestions: ReadonlyArray<{ pattern: RegExp; worryingAnswer: "yes" | "no"; finding: Finding }> = [
+  {
+    pattern: /\bare you (?:thinking|having thoughts) (?:about|of) (?:suicide|killing yourself|ending your life|taking your (?:own )?life|not being here)\b/,
+    worryingAnswer: "yes",
+    finding: { category: "self_harm_suicide", severity: "high" },
+  },
+  {
+    pattern: /\bare you (?:thinking about |)(?:hurting|harming|cutting) yourself\b/,
+    worryingAnswer: "yes",
+    finding: { category: "self_harm_suicide", severity: "high" },
+  },
+  {
+    pattern: /\b(?:are you safe|do you feel safe)\b/,
+    worryingAnswer: "no",
+    finding: { category: "immediate_danger", severity: "high" },
+  },
+  {
+    pattern: /\b(?:is someone|is anyone|has someone|has anyone) (?:hurting|hurt) you\b/,
+    worryingAnswer: "yes",
+    finding: { category: "abuse_neglect", severity: "high" },
+  },
+];
+
+function assessFollowUp(messages: ChatMessage[], latestIndex: number, latestText: string): Finding | null {
+  const wordCount = latestText.split(" ").filter((word) => word !== ".").length;
+  if (wordCount > continuationMaxWords) return null;
+  const answer = latestText.replace(/^(?:\. )+/, "");
+
+  const previous = messages[latestIndex - 1];
+  if (previous?.role === "assistant") {
+    const question = normalise(previous.content).text;
+    for (const checkIn of checkInQuestions) {
+      if (!checkIn.pattern.test(question)) continue;
+      const worrying = checkIn.worryingAnswer === "yes" ? affirmative.test(answer) : negativeAnswer.test(answer);
+      if (worrying) return escalate(checkIn.finding, answer);
+    }
+  }
+
+  if (dismissive.test(answer)) return null;
+  const continues = affirmative.test(answer) || imminentTiming.test(answer) || meansAtHand.test(answer);
+  if (!continues) return null;
+
+  let earlier: Finding | null = null;
+  let seen = 0;
+  for (let index = latestIndex - 1; index >= 0 && seen < contextTurns; index -= 1) {
+    const message = messages[index];
+    if (message?.role !== "user") continue;
+    seen += 1;
+    const finding = assessText(normalise(message.content).text);
+    if (finding !== null && (earlier === null || outranks(finding, earlier))) earlier = finding;
+  }
+  if (earlier === null) return null;
+  // "I want to die" … "tonight": the earlier thought and the new timing together are imminent.
+  const answerIsImminent = imminentTiming.test(answer) || meansAtHand.test(answer);
+  if (earlier.category === "self_harm_suicide" && earlier.severity === "high" && answerIsImminent) {
+    return { category: "immediate_danger", severity: "high" };
+  }
+  return earlier;
+}
+
+function blankIdioms(text: string): string {
+  let result = text;
+  for (const idiom of idiomPatterns) result = result.replace(idiom, " idiom ");
+  return result.replace(/\s+/g, " ");
+}
+
+function sentenceAround(text: string, start: number, end: number): string {
+  const sentenceStart = text.lastIndexOf(" . ", start);
+  const sentenceEnd = text.indexOf(" . ", end);
+  return text.slice(sentenceStart === -1 ? 0 : sentenceStart, sentenceEnd === -1 ? text.length : sentenceEnd);
+}
+
+/** Quoted spans survive normalisation as " qq " markers; an odd count before the match means inside quotes. */
+function isQuoted(text: string, position: number): boolean {
+  const markers = text.slice(0, position).match(/\bqq\b/g);
+  return markers !== null && markers.length % 2 === 1;
+}
+
+function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = items[index];
+    if (item !== undefined && predicate(item)) return index;
+  }
+  return -1;
+}
