@@ -27,7 +27,7 @@ export function registerAccountRoute(
   dependencies: {
     accounts: AccountService;
     keys: KeyService;
-    prices: () => PriceList;
+    prices: () => Promise<PriceList>;
     usageSummary: (accountId: string) => Promise<UsageSummary>;
     autoTopUp: (accountId: string) => Promise<AutoTopUpSettings>;
   },
@@ -47,7 +47,7 @@ export function registerAccountRoute(
         dependencies.autoTopUp(principal.accountId),
       ]);
       if (!account) throw new ApiError("internal_error");
-      const prices = dependencies.prices();
+      const prices = await dependencies.prices();
       return {
         id: account.id,
         name: account.name,

@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -70,3 +83,240 @@ export const apiKeys = pgTable(
     check("api_keys_live_slot_range", sql`${table.liveSlot} is null or ${table.liveSlot} between 1 and 5`),
   ],
 );
+
+/** Top-ups are lots: money in, consumed oldest first, so each one's unspent part is known for refunds. */
+export const topUps = pgTable(
+  "top_ups",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    amountPence: bigint("amount_pence", { mode: "number" }).notNull(),
+    /** manual | subscription | automatic */
+    method: text("method").notNull(),
+    /** pending | confirmed | failed */
+    status: text("status").notNull().default("pending"),
+    checkoutId: text("checkout_id"),
+    paymentId: text("payment_id"),
+    /** The unspent part; falls as charges consume the lot and rises when a charge is returned. */
+    remainingPence: bigint("remaining_pence", { mode: "number" }).notNull().default(0),
+    refundedPence: bigint("refunded_pence", { mode: "number" }).notNull().default(0),
+    createdAt: createdAt(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("top_ups_account").on(table.accountId, table.confirmedAt),
+    uniqueIndex("top_ups_checkout_unique").on(table.checkoutId),
+    uniqueIndex("top_ups_payment_unique").on(table.paymentId),
+    check("top_ups_remaining_not_negative", sql`${table.remainingPence} >= 0`),
+  ],
+);
+
+/** A held price for one paid call: held → committed (a charge) or released (returned in full). */
+export const reservations = pgTable(
+  "reservations",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    keyId: text("key_id").notNull(),
+    kind: text("kind").notNull(),
+    /** The price in force when the call was made. */
+    pricePence: bigint("price_pence", { mode: "number" }).notNull(),
+    requestId: text("request_id").notNull(),
+    status: text("status").notNull().default("held"),
+    createdAt: createdAt(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("reservations_held").on(table.status, table.createdAt),
+    index("reservations_account").on(table.accountId, table.createdAt),
+    check("reservations_status_known", sql`${table.status} in ('held', 'committed', 'released')`),
+  ],
+);
+
+/** Which lots a reservation drew on, so a returned charge goes back to the same lots. */
+export const lotDraws = pgTable(
+  "lot_draws",
+  {
+    reservationId: text("reservation_id")
+      .notNull()
+      .references(() => reservations.id),
+    topUpId: text("top_up_id")
+      .notNull()
+      .references(() => topUps.id),
+    pence: bigint("pence", { mode: "number" }).notNull(),
+  },
+  (table) => [uniqueIndex("lot_draws_unique").on(table.reservationId, table.topUpId)],
+);
+
+/** Append-only: the balance is always the sum of an account's entries. */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    /** topup_credit | charge | charge_returned | refund | adjustment */
+    kind: text("kind").notNull(),
+    /** Signed: credits positive, debits negative. */
+    amountPence: bigint("amount_pence", { mode: "number" }).notNull(),
+    topUpId: text("top_up_id"),
+    reservationId: text("reservation_id"),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("ledger_entries_account").on(table.accountId, table.createdAt),
+    // A reservation is charged once and returned at most once; a top-up is credited once.
+    uniqueIndex("ledger_entries_reservation_once").on(table.reservationId, table.kind),
+    uniqueIndex("ledger_entries_topup_credit_once")
+      .on(table.topUpId)
+      .where(sql`${table.kind} = 'topup_credit'`),
+    check(
+      "ledger_entries_kind_known",
+      sql`${table.kind} in ('topup_credit', 'charge', 'charge_returned', 'refund', 'adjustment')`,
+    ),
+  ],
+);
+
+/** Prices by effective date; a call pays the row in force when it was made. */
+export const prices = pgTable(
+  "prices",
+  {
+    kind: text("kind").notNull(),
+    pence: integer("pence").notNull(),
+    effectiveAt: timestamp("effective_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("prices_kind_effective").on(table.kind, table.effectiveAt)],
+);
+
+/** Paid POSTs' Idempotency-Key records, kept 24 hours. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id").notNull(),
+    key: text("key").notNull(),
+    bodyHash: text("body_hash").notNull(),
+    /** in_flight | done */
+    state: text("state").notNull().default("in_flight"),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.key] })],
+);
+
+/** Provider side of the embedded payment processor: checkouts, payments and refunds it has recorded. */
+export const embeddedCheckouts = pgTable("embedded_checkouts", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id").notNull(),
+  /** payment | setup (save a card) | subscription */
+  mode: text("mode").notNull(),
+  amountPence: bigint("amount_pence", { mode: "number" }).notNull(),
+  vatPence: bigint("vat_pence", { mode: "number" }).notNull(),
+  /** open | paid | failed */
+  status: text("status").notNull().default("open"),
+  failureReason: text("failure_reason"),
+  paymentId: text("payment_id"),
+  metadata: jsonb("metadata").$type<Record<string, string>>().notNull(),
+  createdAt: createdAt(),
+});
+
+export const embeddedPayments = pgTable("embedded_payments", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id").notNull(),
+  amountPence: bigint("amount_pence", { mode: "number" }).notNull(),
+  refundedPence: bigint("refunded_pence", { mode: "number" }).notNull().default(0),
+  cardLast4: text("card_last4").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Webhook events the embedded provider owes the service, retried with backoff until acknowledged. */
+export const embeddedWebhookDeliveries = pgTable(
+  "embedded_webhook_deliveries",
+  {
+    eventId: text("event_id").primaryKey(),
+    payload: text("payload").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("embedded_webhook_due").on(table.deliveredAt, table.nextAttemptAt)],
+);
+
+/** Service side: every provider event id acted on, so a replay is acknowledged without acting twice. */
+export const paymentEvents = pgTable("payment_events", {
+  eventId: text("event_id").primaryKey(),
+  provider: text("provider").notNull(),
+  type: text("type").notNull(),
+  receivedAt: createdAt(),
+});
+
+/** One row per authenticated /api/v1 call: kind and time only, never content. */
+export const usageEvents = pgTable(
+  "usage_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: text("account_id").notNull(),
+    kind: text("kind").notNull(),
+    pence: integer("pence").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [index("usage_events_time").on(table.createdAt)],
+);
+
+/** The rollup: calls and spend per account, day and kind. */
+export const usageDaily = pgTable(
+  "usage_daily",
+  {
+    accountId: text("account_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    kind: text("kind").notNull(),
+    calls: integer("calls").notNull(),
+    spendPence: bigint("spend_pence", { mode: "number" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.day, table.kind] })],
+);
+
+/** One row per five-minute cycle: whichever instance inserts it runs that cycle's rollup. */
+export const usageRollupCycles = pgTable("usage_rollup_cycles", {
+  cycleStart: timestamp("cycle_start", { withTimezone: true }).primaryKey(),
+  completedAt: createdAt(),
+});
+
+/** Mail kept for the portal when no SMTP server is configured. */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id"),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("mail_outbox_account").on(table.accountId, table.createdAt)],
+);
+
+/** Billing settings per account: auto top-up, saved card, subscription. */
+export const billingSettings = pgTable("billing_settings", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id),
+  autoTopUpEnabled: boolean("auto_top_up_enabled").notNull().default(false),
+  autoTopUpThresholdPence: integer("auto_top_up_threshold_pence"),
+  autoTopUpAmountPence: integer("auto_top_up_amount_pence"),
+  /** Set while an automatic top-up is in flight, so one crossing makes one top-up. */
+  autoTopUpPendingSince: timestamp("auto_top_up_pending_since", { withTimezone: true }),
+  paymentMethodId: text("payment_method_id"),
+  paymentMethodLast4: text("payment_method_last4"),
+  subscriptionId: text("subscription_id"),
+  subscriptionAmountPence: integer("subscription_amount_pence"),
+  subscriptionStatus: text("subscription_status"),
+});
