@@ -173,11 +173,14 @@ export function createCatalogueSearch(snapshot: CatalogueSnapshot): CatalogueSea
     searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
   });
   fullIndex.addAll(documents);
-  const vocabulary = new Set<string>();
+  const vocabulary = new Map<string, number>();
   for (const document of documents) {
     for (const field of fullFields) {
       for (const word of words(document[field as keyof Omit<IndexedDocument, "key">])) {
-        if (!stopWords.has(word)) vocabulary.add(stem(word));
+        if (!stopWords.has(word)) {
+          const term = stem(word);
+          vocabulary.set(term, (vocabulary.get(term) ?? 0) + 1);
+        }
       }
     }
   }
@@ -251,12 +254,25 @@ export function createCatalogueSearch(snapshot: CatalogueSnapshot): CatalogueSea
       return scores;
     });
 
-    applySynonyms(queryStems, perWord, (term) => {
-      const scores: WordScores = new Map();
-      for (const hit of fullIndex.search(term, options(fullFields, {}, fieldBoosts))) {
-        scores.set(hit.id as number, hit.score);
+    // A synonym phrase must match in full, so its rarest word is searched first and the rest only within the
+    // entries that word found: common words ("solve", "equation") then cost almost nothing.
+    applySynonyms(queryStems, perWord, (alternative) => {
+      const ordered = [...alternative].sort((a, b) => (vocabulary.get(a) ?? 0) - (vocabulary.get(b) ?? 0));
+      let found: WordScores | undefined;
+      for (const term of ordered) {
+        if (!vocabulary.has(term)) return new Map();
+        const within = found;
+        const next: WordScores = new Map();
+        const boost = within
+          ? (key: number) => (within.has(key) ? (boosts[key] ?? 0) : 0)
+          : (key: number) => boosts[key] ?? 0;
+        for (const hit of fullIndex.search(term, { fields: fullFields, boost: fieldBoosts, boostDocument: boost })) {
+          next.set(hit.id as number, (within?.get(hit.id as number) ?? 0) + hit.score);
+        }
+        if (next.size === 0) return next;
+        found = next;
       }
-      return scores;
+      return found ?? new Map();
     });
 
     const queryKey = queryStems.join(" ");
@@ -309,28 +325,14 @@ export function createCatalogueSearch(snapshot: CatalogueSnapshot): CatalogueSea
 function applySynonyms(
   queryStems: readonly string[],
   perWord: WordScores[],
-  lookup: (term: string) => WordScores,
+  matchAll: (alternative: readonly string[]) => WordScores,
 ): void {
   for (const expansion of findSynonyms(queryStems)) {
     const start = findSpan(queryStems, expansion.matched);
     if (start < 0) continue;
     const span = perWord.slice(start, start + expansion.matched.length);
     for (const alternative of expansion.alternatives) {
-      const termScores = alternative.map(lookup);
-      const [first, ...rest] = termScores;
-      if (!first) continue;
-      for (const [key, firstScore] of first) {
-        let total = firstScore;
-        let complete = true;
-        for (const scores of rest) {
-          const score = scores.get(key);
-          if (score === undefined) {
-            complete = false;
-            break;
-          }
-          total += score;
-        }
-        if (!complete) continue;
+      for (const [key, total] of matchAll(alternative)) {
         const share = (total * synonymWeight) / span.length;
         for (const scores of span) addMax(scores, key, share);
       }
