@@ -2,6 +2,7 @@ import type { CatalogueSnapshot, Subject, Subtopic } from "../catalogue/model.ts
 import type { KnowledgeNotes } from "../catalogue/source-schema.ts";
 import {
   asSentence,
+  contentStems,
   firstSentence,
   hashSeed,
   lowerFirst,
@@ -59,6 +60,8 @@ function writeSet(
   const plan = splitQuestionCount(request.types, request.count);
   const seedText = `${subtopic.id}|${plan.map((entry) => `${entry.type}:${entry.count}`).join(",")}`;
   const pools = nearbySubtopics(catalogue, subject, subtopic);
+  // For a free topic, the subtopic's terms that the caller named come first ("enzymes" → Enzyme before Tissue).
+  if (request.source.kind === "topic" && pools[0]) pools[0] = focusOn(pools[0], request.source.topic);
   const distractorTerms = pools.flatMap((entry) => entry.notes.keyTerms);
 
   const written = pools.flatMap((entry) => interleave(writtenCandidates(entry)));
@@ -96,6 +99,14 @@ function writeSet(
     subtopicId: subtopic.id,
     questions: finished.questions,
   };
+}
+
+function focusOn(entry: NotedSubtopic, topic: string): NotedSubtopic {
+  const topicStems = new Set(contentStems(topic));
+  const relevance = (text: string) => contentStems(text).filter((item) => topicStems.has(item)).length;
+  const keyTerms = [...entry.notes.keyTerms].sort((a, b) => relevance(b.term) - relevance(a.term));
+  const keyFacts = [...entry.notes.keyFacts].sort((a, b) => relevance(b) - relevance(a));
+  return { subtopic: entry.subtopic, notes: { ...entry.notes, keyTerms, keyFacts } };
 }
 
 /** The subtopic first, then its siblings nearest first, then the rest of the subject by topic order. */
@@ -355,7 +366,7 @@ function containsTerm(text: string, term: string): boolean {
  */
 export function falseClaimOf(misconception: string): { claim: string; correction: string } | null {
   const match =
-    /^(?:many |some |a lot of )?(?:students|people|learners|candidates) (?:often |sometimes |commonly |may |wrongly )?(?:think|believe|assume|say|state|write) (?:that )?(.+?)(?:;\s*|,?\s+but\s+|\.\s+(?:in fact|actually),?\s+|,\s+whereas\s+)(.+)$/i.exec(
+    /^(?:(?:many |some |a lot of )?(?:students|people|learners|candidates)|many|some) (?:often |sometimes |commonly |may |wrongly )?(?:think|believe|assume|say|state|write) (?:that )?(.+?)(?:;\s*|,?\s+but\s+|\.\s+(?:in fact|actually),?\s+|,\s+whereas\s+)(.+)$/i.exec(
       misconception.trim(),
     );
   if (!match) return null;

@@ -92,7 +92,12 @@ function preferencesLayer(tutor: Extract<TutorRequest["tutor"], { kind: "custom"
  * none of the free-text instructions.
  */
 function fallbackFence(name: string, subject: string): string {
-  const clean = (text: string) => text.replace(/[`<>{}\u0000-\u001f]/g, " ").slice(0, 120);
+  // Fence markers, braces and control characters are replaced so the fields cannot close or fake the fence.
+  const clean = (text: string) =>
+    [...text]
+      .map((character) => (/[`<>{}]/.test(character) || character.charCodeAt(0) < 0x20 ? " " : character))
+      .join("")
+      .slice(0, 120);
   return [
     "<<<PREFERENCES",
     `Tutor name: ${clean(name)}`,

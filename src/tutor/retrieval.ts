@@ -26,8 +26,10 @@ const strongFields = new Set<FieldName>(Object.keys(strongFieldWeights) as Field
 
 interface IndexedNote {
   note: Omit<RetrievedNote, "score">;
-  /** Best field per stem. */
-  stemFields: Map<string, FieldName>;
+  /** Per stem: how strongly the note is about it (best field, plus a little for every further mention). */
+  stemWeights: Map<string, { weight: number; strong: boolean }>;
+  /** The note's title, as stems, for an exact-title bonus. */
+  titleStems: string[];
   /** Multi-word keywords and terms, as stem sequences, for a phrase bonus. */
   phrases: string[][];
 }
@@ -85,7 +87,7 @@ function buildRetriever(catalogue: CatalogueSnapshot): NoteRetriever {
   const index = buildIndex(catalogue);
   const documentFrequency = new Map<string, number>();
   for (const entry of index) {
-    for (const item of entry.stemFields.keys())
+    for (const item of entry.stemWeights.keys())
       documentFrequency.set(item, (documentFrequency.get(item) ?? 0) + 1);
   }
   const inverseFrequency = (item: string): number =>
@@ -114,13 +116,15 @@ function buildRetriever(catalogue: CatalogueSnapshot): NoteRetriever {
       let score = 0;
       let primaryMatchedMass = 0;
       for (const [item, queryWeight] of queryWeights) {
-        const field = entry.stemFields.get(item);
-        if (!field) continue;
-        const contribution = queryWeight * inverseFrequency(item) * fieldWeights[field];
-        score += contribution;
+        const found = entry.stemWeights.get(item);
+        if (!found) continue;
+        score += queryWeight * inverseFrequency(item) * found.weight;
         // A word found only in the body of the notes counts half towards confidence.
-        if (primaryStems.has(item))
-          primaryMatchedMass += inverseFrequency(item) * (strongFields.has(field) ? 1 : 0.5);
+        if (primaryStems.has(item)) primaryMatchedMass += inverseFrequency(item) * (found.strong ? 1 : 0.5);
+      }
+      // A question naming the note's whole title ("osmosis", "natural selection") is about that note.
+      if (entry.titleStems.length > 0 && entry.titleStems.every((item) => primaryStems.has(item))) {
+        score += entry.titleStems.reduce((sum, item) => sum + inverseFrequency(item), 0);
       }
       for (const phrase of entry.phrases) {
         if (phrase.every((item) => queryWeights.has(item))) score += phrase.length;
@@ -256,7 +260,8 @@ function buildIndex(catalogue: CatalogueSnapshot): IndexedNote[] {
             },
             notes,
           },
-          stemFields: bestFields(fields),
+          stemWeights: weighStems(fields),
+          titleStems: [...new Set(contentStems(subtopic.name))],
           phrases: phrasesOf([...subtopic.keywords, ...notes.keyTerms.map((term) => term.term)]),
         });
       }
@@ -281,22 +286,33 @@ function buildIndex(catalogue: CatalogueSnapshot): IndexedNote[] {
         subject: null,
         notes: skill.notes,
       },
-      stemFields: bestFields(fields),
+      stemWeights: weighStems(fields),
+      titleStems: [...new Set(contentStems(skill.title))],
       phrases: phrasesOf([...skill.keywords, ...skill.notes.keyTerms.map((term) => term.term)]),
     });
   }
   return index;
 }
 
-function bestFields(fields: readonly [FieldName, string][]): Map<string, FieldName> {
-  const best = new Map<string, FieldName>();
+/** The best field's weight plus a tenth of every further mention, capped at double: repetition adds little. */
+function weighStems(
+  fields: readonly [FieldName, string][],
+): Map<string, { weight: number; strong: boolean }> {
+  const mentions = new Map<string, number[]>();
+  const strong = new Set<string>();
   for (const [field, text] of fields) {
-    for (const item of contentStems(text)) {
-      const current = best.get(item);
-      if (!current || fieldWeights[field] > fieldWeights[current]) best.set(item, field);
+    for (const item of new Set(contentStems(text))) {
+      mentions.set(item, [...(mentions.get(item) ?? []), fieldWeights[field]]);
+      if (strongFields.has(field)) strong.add(item);
     }
   }
-  return best;
+  const weights = new Map<string, { weight: number; strong: boolean }>();
+  for (const [item, found] of mentions) {
+    const best = Math.max(...found);
+    const rest = found.reduce((sum, weight) => sum + weight, 0) - best;
+    weights.set(item, { weight: Math.min(best * 2, best + rest / 10), strong: strong.has(item) });
+  }
+  return weights;
 }
 
 function phrasesOf(texts: readonly string[]): string[][] {

@@ -31,7 +31,7 @@ beforeAll(async () => {
   engine = createTutorEngine({
     setup,
     catalogue,
-    timeouts: { firstTokenMs: 300, totalMs: 1_500 },
+    timeouts: { firstTokenMs: 800, totalMs: 3_000 },
     maxRetries: 0,
   });
 });
@@ -183,7 +183,7 @@ describe("model tutor against an OpenAI-compatible server", () => {
     const error = await failure(genieRequest());
     expect(error.reason).toBe("first_token_timeout");
     expect(error.retryable).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1_400);
+    expect(Date.now() - started).toBeLessThan(2_500);
   });
 
   it("a stall inside an open stream → first-token timeout", async () => {
