@@ -94,6 +94,8 @@ function findCountableMatch(rule: DetectionRule, text: string, isAcademic: boole
     if ((rule.kind === "topic" || rule.requiresFirstPerson === true) && !firstPerson.test(sentence)) continue;
     if (isAcademic && isQuoted(text, start) && reportedSpeech.test(text)) continue;
     if (rule.negatable === true && precedingNegation.test(before) && !negationExceptions.test(before)) continue;
+    if (rule.notAfter?.test(before) === true) continue;
+    if (rule.unless?.test(sentence) === true) continue;
 
     const isPastOnly = rule.severityWhenPast !== undefined && pastOnly.test(sentence) && !presentOrRelapse.test(sentence);
     return { severity: isPastOnly && rule.severityWhenPast !== undefined ? rule.severityWhenPast : rule.severity };

@@ -7,6 +7,7 @@
 // Letters from other scripts that look like Latin ones are a cheap way to slip past keyword filters.
 const lookAlikeLetters: Record<string, string> = {
   а: "a", е: "e", о: "o", р: "p", с: "c", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ո: "n", ı: "i",
+  ο: "o", α: "a", ε: "e", ι: "i", ν: "v", τ: "t", κ: "k", ρ: "p", υ: "u", χ: "x",
 };
 
 // Digits and symbols used as letters ("k1ll", "d!e", "$uicide"), applied only inside words that also contain letters.
@@ -42,7 +43,7 @@ const textSpeak: Record<string, string> = {
   bf: "boyfriend", gf: "girlfriend", bff: "best friend", mam: "mum", mom: "mum", mommy: "mum", mummy: "mum",
   stepdad: "stepdad", stepmum: "stepmum", snap: "snapchat", insta: "instagram", nudez: "nudes", noods: "nudes",
   noodz: "nudes", nudies: "nudes", pix: "pics", luv: "love", myslef: "myself", meself: "myself",
-  thats: "that is", whats: "what is", hes: "he is", shes: "she is", wen: "when", wat: "what",
+  thats: "that is", theres: "there is", theyre: "they are", youre: "you are", hes: "he is", whats: "what is", shes: "she is", wen: "when", wat: "what",
   wot: "what", nuffin: "nothing", nothin: "nothing", sumthin: "something", smth: "something", sth: "something",
   noone: "no one", yr: "year", yrs: "years", hrs: "hours", mins: "minutes",
 };
@@ -87,7 +88,7 @@ export function normalise(raw: string): NormalisedText {
   let text = raw.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   text = text.replace(/[\u200b-\u200f\u2060\ufeff\u00ad]/g, "");
   text = text.toLowerCase();
-  text = text.replace(/[аеорсухіјѕԁոı]/g, (letter) => lookAlikeLetters[letter] ?? letter);
+  text = text.replace(/[аеорсухіјѕԁոıοαειντκρυχ]/g, (letter) => lookAlikeLetters[letter] ?? letter);
   text = text.replace(/[\u2018\u2019\u02bc`´]/g, "'").replace(/[\u201c\u201d]/g, '"');
   // Double quotes survive as "qq" markers so the detector can tell a quoted line from the writer's own words.
   text = text.replace(/"/g, " qq ");
@@ -113,9 +114,12 @@ export function normalise(raw: string): NormalisedText {
   return { text: applyPhraseFixes(tokens.join(" ")), words };
 }
 
+// Ordinals, times, units, paper sizes and the like keep their digits.
+const keptAlphanumerics = /^(?:\d+(?:st|nd|rd|th|am|pm|s|x|y|k|m|g|kg|cm|mm|km|ml|mg|hz|d)|[a-z]\d{2,}|a[345]|co2|h2o|mp[34]|y2k|[345]g|covid19|[a-z]\d[a-z]?\d*[a-z]\d)$/;
+
 function undoLeetSpeak(text: string): string {
   return text.replace(/[a-z0-9@$!]*[a-z0-9@$]/g, (word) => {
-    if (!/[a-z]/.test(word) || /^\d+[a-z]{1,2}$/.test(word) || /^[a-z]{0,2}\d+$/.test(word)) return word;
+    if (!/[a-z]/.test(word) || keptAlphanumerics.test(word)) return word;
     if (textSpeak[word] !== undefined) return word;
     return word.replace(/[013457@$!]/g, (symbol) => leetLetters[symbol] ?? symbol);
   });
@@ -123,7 +127,7 @@ function undoLeetSpeak(text: string): string {
 
 /** "k i l l m y s e l f" and "s.u.i.c.i.d.e" hide words letter by letter. */
 function joinSpacedLetters(text: string): string {
-  return text.replace(/\b(?:[a-z][ .\-_*]){3,}[a-z]\b/g, (run) => segmentWords(run.replace(/[ .\-_*]/g, "")));
+  return text.replace(/\b(?:[a-z][ .\-_*]){2,}[a-z]\b/g, (run) => segmentWords(run.replace(/[ .\-_*]/g, "")));
 }
 
 const segmentationWords = new Set([

@@ -13,7 +13,7 @@ const harmfulOutput: readonly RegExp[] = [
   /\b(?:hide|hiding|cover|covering) (?:your |the )?(?:cuts|scars|self harm|not eating|weight loss)\b[^.]{0,40}\b(?:by|with|wear|try|use|from your|so (?:that )?(?:no one|nobody|your parents))\b/,
   /\b(?:eat|eating|stay|keep it) (?:under|below|less than|fewer than) \d{2,3} (?:calories|cals|kcal)\b|\b(?:make yourself|try to) (?:sick|throw up|vomit)\b|\bpro ana\b|\bthinspo\b/,
   // Grooming-like behaviour from the model itself.
-  /\b(?:do not|dont|never) tell (?:your )?(?:parents|mum|dad|teacher|teachers|anyone|an adult|carer)\b|\bkeep (?:this|it|our (?:chat|conversation|secret)) (?:a )?secret\b|\b(?:we|you) (?:should|could|can) meet (?:up )?(?:in person|irl|in real life)\b|\bsend me (?:a )?(?:photo|pic|picture|selfie)s? of yourself\b|\bwhat is your (?:home )?address\b|\bdelete (?:this|our) (?:chat|conversation|messages)\b/,
+  /\b(?:do not|dont|never) tell (?:your )?(?:parents|mum|dad|teacher|teachers|anyone|an adult|carer)\b|\bkeep (?:this|it|our (?:chat|conversation|secret)) (?:a )?secret\b|\b(?:we should|we could|we can|you should|you could|you can|lets|let us|shall we|why not) meet (?:up )?(?:in person|irl|in real life|after school|somewhere)\b|\bsend me (?:a )?(?:photo|pic|picture|selfie)s? of yourself\b|\bwhat is your (?:home )?address\b|\bdelete (?:this|our) (?:chat|conversation|messages)\b/,
   // Sexual content.
   /\b(?:porn|porno|pornographic|erotic|orgasm|horny|sexy (?:photo|pic|picture|selfie)|send (?:me )?nudes|sexual position)\b/,
   // Encouraging violence, hate or getting drugs.
