@@ -5,8 +5,19 @@ import pino from "pino";
 import { AccountService } from "./accounts/account-service.ts";
 import { AccountStore } from "./accounts/account-store.ts";
 import { buildApp } from "./app.ts";
+import { createModelSetup } from "./ai/provider.ts";
+import { createEmbeddingAligner } from "./align/embedding-aligner.ts";
+import { createMemoryEmbeddingCache } from "./align/embedding-cache.ts";
+import { createOfflineAligner } from "./align/offline-aligner.ts";
+import { registerAlignRoute } from "./align/align-route.ts";
 import { registerAccountRoute } from "./billing/account-route.ts";
-import { launchPrices } from "./billing/prices.ts";
+import { Ledger } from "./billing/ledger.ts";
+import { PriceBook } from "./billing/price-book.ts";
+import { createQuestionWriter } from "./questions/writer.ts";
+import { registerQuestionsRoute } from "./questions/questions-route.ts";
+import { registerChatRoutes } from "./tutor/chat-route.ts";
+import { createTutorEngine } from "./tutor/engine.ts";
+import { createNoteRetriever } from "./tutor/retrieval.ts";
 import { loadCatalogue } from "./catalogue/load.ts";
 import type { CatalogueSnapshot } from "./catalogue/model.ts";
 import { registerCatalogueRoutes } from "./catalogue/routes.ts";
@@ -34,6 +45,7 @@ export interface Runtime {
   keys: KeyService;
   accounts: AccountService;
   rateLimits: RateLimits;
+  ledger: Ledger;
   bus: SignalBus;
   close(): Promise<void>;
 }
@@ -47,15 +59,27 @@ export interface RuntimeOptions {
 }
 
 /** Builds every collaborator from typed config: the only place that chooses implementations. */
-export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+export async function createRuntime(
+  config: Config,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const logger = pino(loggerOptions(config.LOG_LEVEL));
   const pepper = config.KEY_PEPPER ?? developmentPepper;
 
   const storage = await openStorage(
     config.DATABASE_URL
-      ? { driver: "postgres", url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
-      : { driver: "pglite", dataDir: options.inMemoryDatabase ? null : path.resolve(config.DATA_DIR) },
+      ? {
+          driver: "postgres",
+          url: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+        }
+      : {
+          driver: "pglite",
+          dataDir: options.inMemoryDatabase
+            ? null
+            : path.resolve(config.DATA_DIR),
+        },
   );
   const closers: (() => Promise<unknown>)[] = [() => storage.close()];
   try {
@@ -71,13 +95,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         lazyConnect: true,
       });
       const subscriber = new Redis(config.REDIS_URL, { lazyConnect: true });
-      redis.on("error", (error) => logger.warn({ err: error.message }, "redis unavailable"));
+      redis.on("error", (error) =>
+        logger.warn({ err: error.message }, "redis unavailable"),
+      );
       subscriber.on("error", () => {});
       await Promise.all([redis.connect(), subscriber.connect()]);
-      bus = createRedisSignalBus({ publisher: redis, subscriber, prefix: config.REDIS_KEY_PREFIX });
+      bus = createRedisSignalBus({
+        publisher: redis,
+        subscriber,
+        prefix: config.REDIS_KEY_PREFIX,
+      });
       closers.unshift(async () => redis?.disconnect());
     } else if (storage.pool) {
-      bus = await createPostgresSignalBus(storage.pool, config.REDIS_KEY_PREFIX);
+      bus = await createPostgresSignalBus(
+        storage.pool,
+        config.REDIS_KEY_PREFIX,
+      );
     } else {
       bus = createMemorySignalBus();
     }
@@ -94,16 +127,47 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       redis ? { client: redis, prefix: config.REDIS_KEY_PREFIX } : null,
       () => {
         if (!warnedFallback)
-          logger.warn("redis unavailable: rate limits fall back to this instance's memory");
+          logger.warn(
+            "redis unavailable: rate limits fall back to this instance's memory",
+          );
         warnedFallback = true;
       },
     );
 
     const keys = new KeyService(new KeyStore(storage.db), bus, clock, pepper);
-    const accounts = new AccountService(new AccountStore(storage.db), clock, pepper);
+    const accounts = new AccountService(
+      new AccountStore(storage.db),
+      clock,
+      pepper,
+    );
     const metrics = createMetrics();
-    const publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+    const priceBook = new PriceBook(storage.db);
+    await priceBook.seedLaunchPrices();
+    const ledger = new Ledger(storage.db, clock, priceBook);
 
+    const modelSetup = createModelSetup({
+      provider: config.AI_PROVIDER,
+      ...(config.AI_MODEL ? { model: config.AI_MODEL } : {}),
+      ...(config.AI_BASE_URL ? { baseUrl: config.AI_BASE_URL } : {}),
+      ...(config.AI_API_KEY ? { apiKey: config.AI_API_KEY } : {}),
+      ...(config.AI_EMBEDDING_MODEL
+        ? { embeddingModel: config.AI_EMBEDDING_MODEL }
+        : {}),
+    });
+    const aligner =
+      modelSetup.kind === "model" && modelSetup.embeddingModel
+        ? createEmbeddingAligner({
+            snapshot: catalogue,
+            embeddingModel: modelSetup.embeddingModel,
+            cache: createMemoryEmbeddingCache(),
+          })
+        : createOfflineAligner(catalogue);
+    const questionWriter = createQuestionWriter({
+      setup: modelSetup,
+      catalogue,
+    });
+    const publicUrl =
+      config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     const app = await buildApp({
       logger,
       storage,
@@ -116,10 +180,25 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       trustProxy: config.TRUST_PROXY,
       registerApiRoutes: (api) => {
         registerCatalogueRoutes(api, { catalogue });
+        registerAlignRoute(api, { catalogue, aligner, charging: ledger });
+        registerQuestionsRoute(api, {
+          catalogue,
+          writer: questionWriter,
+          charging: ledger,
+        });
+        registerChatRoutes(api, {
+          catalogue,
+          engine: createTutorEngine({ setup: modelSetup, catalogue }),
+          retriever: createNoteRetriever(catalogue),
+          charging: ledger,
+          attribution: { text: "Tutoring powered by Syllabi", url: publicUrl },
+          onSafeguarding: (category, severity) =>
+            metrics.safeguardingEvents.inc({ category, severity }),
+        });
         registerAccountRoute(api, {
           accounts,
           keys,
-          prices: () => launchPrices,
+          prices: () => priceBook.listAt(clock.now()),
           usageSummary: async () => ({
             windowDays: 30,
             refreshedAt: null,
@@ -127,7 +206,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
             totalCalls: 0,
             totalSpendPence: 0,
           }),
-          autoTopUp: async () => ({ enabled: false, thresholdPence: null, amountPence: null }),
+          autoTopUp: async () => ({
+            enabled: false,
+            thresholdPence: null,
+            amountPence: null,
+          }),
         });
       },
     });
@@ -140,6 +223,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keys,
       accounts,
       rateLimits,
+      ledger,
       bus,
       close: async () => {
         for (const close of closers) await close().catch(() => {});

@@ -21,7 +21,13 @@ export interface TestApp {
 
 /** The real app listening on a random local port, with fresh in-memory storage unless DATABASE_URL is given. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = parseConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1", ...env });
+  const config = parseConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ...env,
+  });
   const runtime = await createRuntime(config, { inMemoryDatabase: true, catalogue: await testCatalogue() });
   const address = await runtime.app.listen({ port: 0, host: "127.0.0.1" });
   return { baseUrl: address, runtime, close: () => runtime.close() };

@@ -1,0 +1,203 @@
+import { ModelUnavailableError } from "../ai/errors.ts";
+import type { Charging, ChargeKind, Reservation } from "../billing/charging.ts";
+import { reserveOrRefuse } from "../billing/paid-call.ts";
+import type { KeyPrincipal } from "../keys/key-store.ts";
+import { errorCatalogue } from "../http/errors.ts";
+import { assessConversation } from "../safeguarding/detector.ts";
+import { safeguardingDecision } from "../safeguarding/policy.ts";
+import {
+  checkTutorRequest,
+  createOutputGuard,
+  hardenCustomInstructions,
+} from "../safeguarding/tutor-policy.ts";
+import { newId } from "../shared/ids.ts";
+import type { ChatEvent } from "./chat-events.ts";
+import type { TutorEngine, TutorSelection, TutorStreamPart } from "./engine.ts";
+import type { ChatMessage, TeachingStyle } from "./messages.ts";
+import type { NoteRetriever } from "./retrieval.ts";
+
+export interface ChatDependencies {
+  engine: TutorEngine;
+  retriever: NoteRetriever;
+  charging: Charging;
+  attribution: { text: string; url: string };
+  /** Counts safeguarding events by category and severity; never message text. */
+  onSafeguarding: (category: string, severity: string) => void;
+}
+
+export interface ChatTurn {
+  principal: KeyPrincipal;
+  requestId: string;
+  kind: Extract<ChargeKind, "genie_chat" | "chat">;
+  messages: ChatMessage[];
+  tutor: TutorSelection;
+  teachingStyle: TeachingStyle;
+  signal: AbortSignal;
+}
+
+function genieOf(tutor: TutorSelection): { shortName?: string; name: string; custom: boolean } {
+  if (tutor.kind === "genie")
+    return { shortName: tutor.subject.genie.shortName, name: tutor.subject.genie.name, custom: false };
+  if (tutor.kind === "custom") return { name: tutor.genie.name, custom: true };
+  return { shortName: "study-tutor", name: "Study Tutor", custom: false };
+}
+
+/**
+ * One chat turn as a stream of wire events. The price is reserved before anything is produced (so 402 is an
+ * ordinary error); the first event is yielded only once the engine has produced its first part, so a provider
+ * failure before that is an ordinary 503. Whatever ends the stream early — a refusal, a safeguarding reply, an
+ * error, the client going away — returns the reservation.
+ */
+export async function startChatTurn(
+  dependencies: ChatDependencies,
+  turn: ChatTurn,
+): Promise<AsyncGenerator<ChatEvent>> {
+  const reservation = await reserveOrRefuse(dependencies.charging, turn);
+  try {
+    return await prepareTurn(dependencies, turn, reservation);
+  } catch (error) {
+    await dependencies.charging.release(reservation).catch(() => {});
+    throw error;
+  }
+}
+
+async function prepareTurn(
+  dependencies: ChatDependencies,
+  turn: ChatTurn,
+  reservation: Reservation,
+): Promise<AsyncGenerator<ChatEvent>> {
+  const { charging, attribution } = dependencies;
+  const start: ChatEvent = {
+    type: "start",
+    id: newId("chat"),
+    model: dependencies.engine.model,
+    genie: genieOf(turn.tutor),
+  };
+  const usage = (chargedPence: number, balancePence: number, inputTokens = 0, outputTokens = 0) => ({
+    assistantMessages: 1,
+    chargedPence,
+    balancePence,
+    inputTokens,
+    outputTokens,
+  });
+
+  const assessment = assessConversation(turn.messages);
+  if (assessment) dependencies.onSafeguarding(assessment.category, assessment.severity);
+  const decision = safeguardingDecision(assessment);
+  const safeguardingEvent: ChatEvent[] = decision.action === "continue" ? [] : [decision.event];
+
+  if (decision.action === "stop_tutoring") {
+    const { balancePence } = await charging.release(reservation);
+    return (async function* () {
+      yield start;
+      yield* safeguardingEvent;
+      yield { type: "delta", text: decision.reply };
+      yield { type: "done", finishReason: "safeguarding", usage: usage(0, balancePence), attribution };
+    })();
+  }
+
+  const refusal = checkTutorRequest(turn.messages, {
+    mode: turn.tutor.kind,
+    ...(turn.tutor.kind === "genie" ? { subject: turn.tutor.subject.name } : {}),
+    ...(turn.tutor.kind === "custom"
+      ? { subject: turn.tutor.genie.subject, avoidTopics: turn.tutor.genie.avoidTopics }
+      : {}),
+  });
+  if (refusal) {
+    const { balancePence } = await charging.release(reservation);
+    return (async function* () {
+      yield start;
+      yield* safeguardingEvent;
+      yield { type: "delta", text: refusal.reply };
+      yield { type: "refusal", reason: refusal.reason };
+      yield { type: "done", finishReason: "refusal", usage: usage(0, balancePence), attribution };
+    })();
+  }
+
+  const tutor: TutorSelection =
+    turn.tutor.kind === "custom"
+      ? { ...turn.tutor, fencedPreferences: hardenCustomInstructions(turn.tutor.genie).text }
+      : turn.tutor;
+  const context = dependencies.retriever.retrieve({ messages: turn.messages, tutor });
+  const controller = new AbortController();
+  turn.signal.addEventListener("abort", () => controller.abort(turn.signal.reason), { once: true });
+  const parts = dependencies.engine
+    .streamReply(
+      { messages: turn.messages, tutor, teachingStyle: turn.teachingStyle, context },
+      controller.signal,
+    )
+    [Symbol.asyncIterator]();
+  // Waiting for the first part here means a provider that fails at once is answered with an ordinary 503.
+  const first = await parts.next();
+
+  return (async function* () {
+    let settled = false;
+    try {
+      yield start;
+      if (decision.action === "continue_with_support") {
+        yield* safeguardingEvent;
+        yield { type: "delta", text: `${decision.supportLine}\n\n` };
+      }
+      const guard = createOutputGuard();
+      let inputTokens = 0;
+      let outputTokens = 0;
+      let next: IteratorResult<TutorStreamPart> = first;
+      let blocked = false;
+      try {
+        while (!next.done) {
+          const part = next.value;
+          if (part.type === "finish") {
+            ({ inputTokens, outputTokens } = part);
+          } else {
+            const checked = guard.push(part.text);
+            if (checked.release) yield { type: "delta", text: checked.release };
+            blocked = checked.blocked;
+            if (blocked) break;
+          }
+          next = await parts.next();
+        }
+      } catch (error) {
+        settled = true;
+        await charging.release(reservation).catch(() => {});
+        const code = error instanceof ModelUnavailableError ? "model_unavailable" : "internal_error";
+        yield {
+          type: "error",
+          error: code,
+          message: errorCatalogue[code].message,
+          refundedPence: reservation.pricePence,
+        };
+        return;
+      }
+      const ending = blocked ? { release: "", blocked: true } : guard.end();
+      if (ending.release) yield { type: "delta", text: ending.release };
+      if (ending.blocked) {
+        controller.abort();
+        settled = true;
+        const { balancePence } = await charging.release(reservation);
+        yield { type: "refusal", reason: "unsafe" };
+        yield {
+          type: "done",
+          finishReason: "refusal",
+          usage: usage(0, balancePence, inputTokens, outputTokens),
+          attribution,
+        };
+        return;
+      }
+      settled = true;
+      const committed = await charging.commit(reservation);
+      yield {
+        type: "done",
+        finishReason: "stop",
+        usage: usage(committed.chargedPence, committed.balancePence, inputTokens, outputTokens),
+        attribution,
+      };
+    } finally {
+      // The client went away (or the stream was closed) before the reply was complete: nothing is charged.
+      if (!settled) {
+        controller.abort();
+        await charging.release(reservation).catch(() => {});
+      }
+      await parts.return?.().catch(() => {});
+    }
+  })();
+}
