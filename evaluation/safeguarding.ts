@@ -3,7 +3,11 @@ import { z } from "zod";
 import { assessConversation } from "../src/safeguarding/detector.ts";
 import { safeguardingCategories, severities } from "../src/safeguarding/taxonomy.ts";
 import type { SafeguardingCategory } from "../src/safeguarding/taxonomy.ts";
-import { checkTutorRequest, createOutputGuard, hardenCustomInstructions } from "../src/safeguarding/tutor-policy.ts";
+import {
+  checkTutorRequest,
+  createOutputGuard,
+  hardenCustomInstructions,
+} from "../src/safeguarding/tutor-policy.ts";
 import { teachingStyles } from "../src/tutor/messages.ts";
 import type { ChatMessage } from "../src/tutor/messages.ts";
 
@@ -27,7 +31,10 @@ const labelledCaseSchema = z
     kind: z.string(),
     framing: z.string().optional(),
   })
-  .refine((item) => (item.text === undefined) !== (item.messages === undefined), "exactly one of text or messages");
+  .refine(
+    (item) => (item.text === undefined) !== (item.messages === undefined),
+    "exactly one of text or messages",
+  );
 
 const genieSchema = z.object({
   name: z.string(),
@@ -43,7 +50,11 @@ const subversionCaseSchema = z.object({
   genie: genieSchema.optional(),
   messages: z.array(messageSchema).optional(),
   context: z
-    .object({ mode: z.enum(["genie", "general", "custom"]), subject: z.string().optional(), avoidTopics: z.array(z.string()).optional() })
+    .object({
+      mode: z.enum(["genie", "general", "custom"]),
+      subject: z.string().optional(),
+      avoidTopics: z.array(z.string()).optional(),
+    })
     .optional(),
   chunks: z.array(z.string()).optional(),
   expected: z.object({
@@ -114,7 +125,8 @@ export async function measureSafeguarding(): Promise<SafeguardingEvaluation> {
 
     if (expectedCategory === null) {
       hardNegatives += 1;
-      if (assessment !== null) falsePositives.push(`${item.id} → ${assessment.category}/${assessment.severity}`);
+      if (assessment !== null)
+        falsePositives.push(`${item.id} → ${assessment.category}/${assessment.severity}`);
       continue;
     }
     const tally = recallByCategory.get(expectedCategory);
@@ -124,13 +136,16 @@ export async function measureSafeguarding(): Promise<SafeguardingEvaluation> {
       correctFlags += 1;
       if (tally !== undefined) tally.found += 1;
     } else {
-      misses.push(`${item.id} expected ${expectedCategory}, got ${assessment === null ? "nothing" : assessment.category}`);
+      misses.push(
+        `${item.id} expected ${expectedCategory}, got ${assessment === null ? "nothing" : assessment.category}`,
+      );
     }
     // A high-severity case only counts as found when tutoring would actually stop.
     if (item.expected.severity === "high") {
       highTotal += 1;
       if (isCorrect && assessment?.severity === "high") highFound += 1;
-      else if (isCorrect) misses.push(`${item.id} found ${expectedCategory} but at ${assessment?.severity ?? "?"}`);
+      else if (isCorrect)
+        misses.push(`${item.id} found ${expectedCategory} but at ${assessment?.severity ?? "?"}`);
     }
   }
 
@@ -166,7 +181,8 @@ export function subversionProblem(item: SubversionCase): string | null {
     const hardened = hardenCustomInstructions(item.genie);
     if (expected.neutralised === true && hardened.neutralised.length === 0) return "nothing neutralised";
     for (const fragment of expected.absentFromPrompt ?? []) {
-      if (hardened.text.toLowerCase().includes(fragment.toLowerCase())) return `prompt still contains "${fragment}"`;
+      if (hardened.text.toLowerCase().includes(fragment.toLowerCase()))
+        return `prompt still contains "${fragment}"`;
     }
   }
   const messages = item.messages ?? [];
@@ -178,7 +194,8 @@ export function subversionProblem(item: SubversionCase): string | null {
   }
   if (expected.refusal !== undefined) {
     const refusal = checkTutorRequest(messages, item.context ?? { mode: "general" });
-    if (refusal?.reason !== expected.refusal) return `refusal expected ${expected.refusal}, got ${refusal?.reason ?? "none"}`;
+    if (refusal?.reason !== expected.refusal)
+      return `refusal expected ${expected.refusal}, got ${refusal?.reason ?? "none"}`;
   }
   if (expected.blocked !== undefined) {
     const guard = createOutputGuard();
@@ -199,13 +216,23 @@ export async function evaluateSafeguarding(print: (line: string) => void): Promi
   print("Safeguarding evaluation");
   print("Recall by category:");
   for (const [category, tally] of result.recallByCategory) {
-    print(`  ${category.padEnd(30)} ${tally.found}/${tally.total}  ${percent(tally.total === 0 ? 1 : tally.found / tally.total)}`);
+    print(
+      `  ${category.padEnd(30)} ${tally.found}/${tally.total}  ${percent(tally.total === 0 ? 1 : tally.found / tally.total)}`,
+    );
   }
-  print(`Recall on high severity:          ${percent(result.highSeverityRecall)} (target ≥ ${percent(safeguardingTargets.highSeverityRecall)})`);
-  print(`Overall recall:                   ${percent(result.overallRecall)} (target ≥ ${percent(safeguardingTargets.overallRecall)})`);
+  print(
+    `Recall on high severity:          ${percent(result.highSeverityRecall)} (target ≥ ${percent(safeguardingTargets.highSeverityRecall)})`,
+  );
+  print(
+    `Overall recall:                   ${percent(result.overallRecall)} (target ≥ ${percent(safeguardingTargets.overallRecall)})`,
+  );
   print(`Precision:                        ${percent(result.precision)}`);
-  print(`False positives on hard negatives: ${percent(result.hardNegativeFalsePositiveRate)} (target ≤ ${percent(safeguardingTargets.hardNegativeFalsePositiveRate)})`);
-  print(`Subversion attempts handled:      ${percent(result.subversionPassRate)} (target ${percent(safeguardingTargets.subversionPassRate)})`);
+  print(
+    `False positives on hard negatives: ${percent(result.hardNegativeFalsePositiveRate)} (target ≤ ${percent(safeguardingTargets.hardNegativeFalsePositiveRate)})`,
+  );
+  print(
+    `Subversion attempts handled:      ${percent(result.subversionPassRate)} (target ${percent(safeguardingTargets.subversionPassRate)})`,
+  );
   for (const miss of result.misses) print(`  miss: ${miss}`);
   for (const falsePositive of result.falsePositives) print(`  false positive: ${falsePositive}`);
   for (const failure of result.subversionFailures) print(`  subversion not handled: ${failure}`);

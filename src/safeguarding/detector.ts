@@ -71,7 +71,8 @@ function assessText(normalisedText: string): Finding | null {
     if (match === null) continue;
     const current = scores.get(rule.category) ?? { weight: 0, severity: "low" as Severity };
     current.weight += rule.weight;
-    if (severities.indexOf(match.severity) > severities.indexOf(current.severity)) current.severity = match.severity;
+    if (severities.indexOf(match.severity) > severities.indexOf(current.severity))
+      current.severity = match.severity;
     scores.set(rule.category, current);
   }
 
@@ -84,7 +85,11 @@ function assessText(normalisedText: string): Finding | null {
   return best;
 }
 
-function findCountableMatch(rule: DetectionRule, text: string, isAcademic: boolean): { severity: Severity } | null {
+function findCountableMatch(
+  rule: DetectionRule,
+  text: string,
+  isAcademic: boolean,
+): { severity: Severity } | null {
   for (const match of text.matchAll(rule.pattern)) {
     const start = match.index;
     const sentence = sentenceAround(text, start, start + match[0].length);
@@ -93,12 +98,16 @@ function findCountableMatch(rule: DetectionRule, text: string, isAcademic: boole
     if (rule.kind === "topic" && isAcademic) continue;
     if ((rule.kind === "topic" || rule.requiresFirstPerson === true) && !firstPerson.test(sentence)) continue;
     if (isAcademic && isQuoted(text, start) && reportedSpeech.test(text)) continue;
-    if (rule.negatable === true && precedingNegation.test(before) && !negationExceptions.test(before)) continue;
+    if (rule.negatable === true && precedingNegation.test(before) && !negationExceptions.test(before))
+      continue;
     if (rule.notAfter?.test(before) === true) continue;
     if (rule.unless?.test(sentence) === true) continue;
 
-    const isPastOnly = rule.severityWhenPast !== undefined && pastOnly.test(sentence) && !presentOrRelapse.test(sentence);
-    return { severity: isPastOnly && rule.severityWhenPast !== undefined ? rule.severityWhenPast : rule.severity };
+    const isPastOnly =
+      rule.severityWhenPast !== undefined && pastOnly.test(sentence) && !presentOrRelapse.test(sentence);
+    return {
+      severity: isPastOnly && rule.severityWhenPast !== undefined ? rule.severityWhenPast : rule.severity,
+    };
   }
   return null;
 }
@@ -119,7 +128,8 @@ const dismissive =
 /** Questions a tutor (or our own safeguarding reply) may ask, and which answer is the worrying one. */
 const checkInQuestions: ReadonlyArray<{ pattern: RegExp; worryingAnswer: "yes" | "no"; finding: Finding }> = [
   {
-    pattern: /\bare you (?:thinking|having thoughts) (?:about|of) (?:suicide|killing yourself|ending your life|taking your (?:own )?life|not being here)\b/,
+    pattern:
+      /\bare you (?:thinking|having thoughts) (?:about|of) (?:suicide|killing yourself|ending your life|taking your (?:own )?life|not being here)\b/,
     worryingAnswer: "yes",
     finding: { category: "self_harm_suicide", severity: "high" },
   },
@@ -150,7 +160,8 @@ function assessFollowUp(messages: ChatMessage[], latestIndex: number, latestText
     const question = normalise(previous.content).text;
     for (const checkIn of checkInQuestions) {
       if (!checkIn.pattern.test(question)) continue;
-      const worrying = checkIn.worryingAnswer === "yes" ? affirmative.test(answer) : negativeAnswer.test(answer);
+      const worrying =
+        checkIn.worryingAnswer === "yes" ? affirmative.test(answer) : negativeAnswer.test(answer);
       if (worrying) return escalate(checkIn.finding, answer);
     }
   }

@@ -13,4 +13,11 @@ export {
 } from "./taxonomy.ts";
 export type { SafeguardingAssessment, SafeguardingCategory, Severity, SupportResource } from "./taxonomy.ts";
 export { checkTutorRequest, createOutputGuard, hardenCustomInstructions } from "./tutor-policy.ts";
-export type { GuardRelease, HardenedInstructions, OutputGuard, RefusalReason, TutorContext, TutorRefusal } from "./tutor-policy.ts";
+export type {
+  GuardRelease,
+  HardenedInstructions,
+  OutputGuard,
+  RefusalReason,
+  TutorContext,
+  TutorRefusal,
+} from "./tutor-policy.ts";

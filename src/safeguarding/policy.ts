@@ -16,7 +16,13 @@ export type SafeguardingDecision =
   /** Tutor answers; the event is emitted first and `supportLine` goes before the answer. */
   | { action: "continue_with_support"; event: SafeguardingEvent; supportLine: string }
   /** No tutoring this turn: send `reply`, finish with "safeguarding", charge nothing. */
-  | { action: "stop_tutoring"; event: SafeguardingEvent; reply: string; finishReason: "safeguarding"; chargePence: 0 };
+  | {
+      action: "stop_tutoring";
+      event: SafeguardingEvent;
+      reply: string;
+      finishReason: "safeguarding";
+      chargePence: 0;
+    };
 
 export function safeguardingDecision(assessment: SafeguardingAssessment | null): SafeguardingDecision {
   if (assessment === null) return { action: "continue" };

@@ -43,18 +43,58 @@ export interface SafeguardingAssessment {
  * which. Change one only together with its source there.
  */
 export const supportServices = {
-  emergency: { name: "Emergency services", contact: "Call 999 if you or someone else is in danger right now", url: "https://www.police.uk" },
-  childline: { name: "Childline", contact: "Call 0800 1111 (free, any time) or chat online", url: "https://www.childline.org.uk" },
-  samaritans: { name: "Samaritans", contact: "Call 116 123 (free, any time)", url: "https://www.samaritans.org" },
+  emergency: {
+    name: "Emergency services",
+    contact: "Call 999 if you or someone else is in danger right now",
+    url: "https://www.police.uk",
+  },
+  childline: {
+    name: "Childline",
+    contact: "Call 0800 1111 (free, any time) or chat online",
+    url: "https://www.childline.org.uk",
+  },
+  samaritans: {
+    name: "Samaritans",
+    contact: "Call 116 123 (free, any time)",
+    url: "https://www.samaritans.org",
+  },
   shout: { name: "Shout", contact: "Text SHOUT to 85258 (free, any time)", url: "https://giveusashout.org" },
-  ceop: { name: "CEOP (National Crime Agency)", contact: "Report online sexual abuse or grooming online", url: "https://www.ceop.police.uk/Safety-Centre/" },
+  ceop: {
+    name: "CEOP (National Crime Agency)",
+    contact: "Report online sexual abuse or grooming online",
+    url: "https://www.ceop.police.uk/Safety-Centre/",
+  },
   nspcc: { name: "NSPCC Helpline", contact: "Call 0808 800 5000", url: "https://www.nspcc.org.uk" },
-  beat: { name: "Beat Youthline", contact: "Call 0808 801 0711", url: "https://www.beateatingdisorders.org.uk" },
-  frank: { name: "FRANK", contact: "Confidential drugs advice by phone, text or live chat (details on the website)", url: "https://www.talktofrank.com" },
-  forcedMarriageUnit: { name: "Forced Marriage Unit", contact: "Call 020 7008 0151", url: "https://www.gov.uk/forced-marriage" },
-  domesticAbuseHelpline: { name: "National Domestic Abuse Helpline", contact: "Call 0808 2000 247 (free, any time)", url: "https://www.nationaldahelpline.org.uk" },
-  fearless: { name: "Fearless (Crimestoppers)", contact: "Tell them about crime anonymously online", url: "https://www.fearless.org" },
-  actEarly: { name: "ACT Early Support Line (Prevent)", contact: "Call 0800 011 3764", url: "https://actearly.uk" },
+  beat: {
+    name: "Beat Youthline",
+    contact: "Call 0808 801 0711",
+    url: "https://www.beateatingdisorders.org.uk",
+  },
+  frank: {
+    name: "FRANK",
+    contact: "Confidential drugs advice by phone, text or live chat (details on the website)",
+    url: "https://www.talktofrank.com",
+  },
+  forcedMarriageUnit: {
+    name: "Forced Marriage Unit",
+    contact: "Call 020 7008 0151",
+    url: "https://www.gov.uk/forced-marriage",
+  },
+  domesticAbuseHelpline: {
+    name: "National Domestic Abuse Helpline",
+    contact: "Call 0808 2000 247 (free, any time)",
+    url: "https://www.nationaldahelpline.org.uk",
+  },
+  fearless: {
+    name: "Fearless (Crimestoppers)",
+    contact: "Tell them about crime anonymously online",
+    url: "https://www.fearless.org",
+  },
+  actEarly: {
+    name: "ACT Early Support Line (Prevent)",
+    contact: "Call 0800 011 3764",
+    url: "https://actearly.uk",
+  },
 } as const satisfies Record<string, SupportResource>;
 
 export interface SeverityBehaviour {
@@ -83,7 +123,8 @@ export const severityBehaviour: Record<Severity, SeverityBehaviour> = {
   low: {
     stopsTutoring: false,
     maxResources: 2,
-    summary: "A worry or mild distress. The tutor answers, the event is emitted and a short gentle line is added.",
+    summary:
+      "A worry or mild distress. The tutor answers, the event is emitted and a short gentle line is added.",
   },
 };
 
@@ -103,7 +144,8 @@ export const categoryDefinitions: Record<SafeguardingCategory, CategoryDefinitio
   immediate_danger: {
     id: "immediate_danger",
     label: "Immediate danger",
-    covers: "Harm happening now or within hours: an overdose taken, a plan for tonight, someone attacking or threatening the caller now.",
+    covers:
+      "Harm happening now or within hours: an overdose taken, a plan for tonight, someone attacking or threatening the caller now.",
     severityGuide: { high: "Always high.", medium: "Not used.", low: "Not used." },
     services: [s.emergency, s.childline, s.samaritans, s.shout],
     emergencyWhenHigh: true,
@@ -137,7 +179,8 @@ export const categoryDefinitions: Record<SafeguardingCategory, CategoryDefinitio
   abuse_neglect: {
     id: "abuse_neglect",
     label: "Physical and emotional abuse, neglect",
-    covers: "Being hurt, threatened or degraded by a parent, carer or other adult; not being fed, kept warm or looked after.",
+    covers:
+      "Being hurt, threatened or degraded by a parent, carer or other adult; not being fed, kept warm or looked after.",
     severityGuide: {
       high: "Being hurt, locked in, thrown out, or afraid to go home.",
       medium: "Emotional abuse, a parent often drunk or high, not enough food at home.",
@@ -161,7 +204,8 @@ export const categoryDefinitions: Record<SafeguardingCategory, CategoryDefinitio
   criminal_exploitation: {
     id: "criminal_exploitation",
     label: "Child criminal exploitation (including county lines)",
-    covers: "Being made to carry, hold or sell drugs, money or weapons; debts to older people; being sent out of town.",
+    covers:
+      "Being made to carry, hold or sell drugs, money or weapons; debts to older people; being sent out of town.",
     severityGuide: {
       high: "Any sign of being used or pressured by others.",
       medium: "Worry about a friend being drawn in.",
@@ -173,7 +217,8 @@ export const categoryDefinitions: Record<SafeguardingCategory, CategoryDefinitio
   serious_violence: {
     id: "serious_violence",
     label: "Serious violence and weapons",
-    covers: "Knife or gun crime, threats to stab or shoot, carrying a weapon, intent to seriously hurt someone.",
+    covers:
+      "Knife or gun crime, threats to stab or shoot, carrying a weapon, intent to seriously hurt someone.",
     severityGuide: {
       high: "Threats, weapons, having been attacked, or intent to attack.",
       medium: "Gang involvement or feeling unsafe in the area without a specific threat.",
@@ -185,7 +230,8 @@ export const categoryDefinitions: Record<SafeguardingCategory, CategoryDefinitio
   domestic_abuse: {
     id: "domestic_abuse",
     label: "Domestic abuse",
-    covers: "Violence or control between adults at home that the caller sees or hears, and abuse in the caller's own relationship.",
+    covers:
+      "Violence or control between adults at home that the caller sees or hears, and abuse in the caller's own relationship.",
     severityGuide: {
       high: "Physical violence at home or in the caller's relationship.",
       medium: "Controlling behaviour, frequent frightening fights, police called to the home.",
@@ -197,7 +243,8 @@ export const categoryDefinitions: Record<SafeguardingCategory, CategoryDefinitio
   radicalisation_extremism: {
     id: "radicalisation_extremism",
     label: "Radicalisation and extremism",
-    covers: "Being recruited or drawn towards an extremist group, wanting to join or carry out an attack, extremist hatred.",
+    covers:
+      "Being recruited or drawn towards an extremist group, wanting to join or carry out an attack, extremist hatred.",
     severityGuide: {
       high: "Recruitment, intent to join or to attack.",
       medium: "Growing agreement with extremist material or a friend being drawn in.",
@@ -261,7 +308,10 @@ export const categoryDefinitions: Record<SafeguardingCategory, CategoryDefinitio
  * `safeguardingCategories` wins. That order puts risk to life first, then abuse that needs statutory action,
  * then harms to the caller's own health and wellbeing.
  */
-export function outranks(a: Pick<SafeguardingAssessment, "category" | "severity">, b: Pick<SafeguardingAssessment, "category" | "severity">): boolean {
+export function outranks(
+  a: Pick<SafeguardingAssessment, "category" | "severity">,
+  b: Pick<SafeguardingAssessment, "category" | "severity">,
+): boolean {
   const severityDifference = severities.indexOf(a.severity) - severities.indexOf(b.severity);
   if (severityDifference !== 0) return severityDifference > 0;
   return safeguardingCategories.indexOf(a.category) < safeguardingCategories.indexOf(b.category);
@@ -270,7 +320,8 @@ export function outranks(a: Pick<SafeguardingAssessment, "category" | "severity"
 export function resourcesFor(category: SafeguardingCategory, severity: Severity): SupportResource[] {
   const definition = categoryDefinitions[category];
   const services: SupportResource[] = [...definition.services];
-  if (severity === "high" && definition.emergencyWhenHigh && !services.includes(s.emergency)) services.push(s.emergency);
+  if (severity === "high" && definition.emergencyWhenHigh && !services.includes(s.emergency))
+    services.push(s.emergency);
   return services.slice(0, severityBehaviour[severity].maxResources).map((service) => ({ ...service }));
 }
 

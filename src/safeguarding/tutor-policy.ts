@@ -65,7 +65,9 @@ const refusalReplies: Record<RefusalReason, (context: TutorContext) => string> =
     "subject I can help you with?",
   off_topic: (context) =>
     `I'm a study tutor, so that's outside what I can help with. I'd be glad to help with ${
-      context.subject !== undefined && context.subject.trim() !== "" ? context.subject.trim() : "your schoolwork"
+      context.subject !== undefined && context.subject.trim() !== ""
+        ? context.subject.trim()
+        : "your schoolwork"
     }: what are you working on?`,
 };
 
@@ -86,7 +88,8 @@ function classify(text: string, context: TutorContext): RefusalReason | null {
   if (unsafeRequests.some((pattern) => pattern.test(text))) return "unsafe";
   if (integrityBreaches.some((pattern) => pattern.test(text))) return "academic_integrity";
   if (mentionsAvoidedTopic(text, context.avoidTopics ?? [])) return "avoided_topic";
-  if (!educationalFraming.test(text) && offTopicRequests.some((pattern) => pattern.test(text))) return "off_topic";
+  if (!educationalFraming.test(text) && offTopicRequests.some((pattern) => pattern.test(text)))
+    return "off_topic";
   return null;
 }
 
@@ -98,7 +101,20 @@ function stems(text: string): string[] {
 }
 
 /** Small words that carry no topic ("the", "of") and so are ignored when matching an avoided topic. */
-const topicStopWords = new Set(["the", "a", "an", "of", "in", "on", "and", "or", "to", "for", "about", "with"]);
+const topicStopWords = new Set([
+  "the",
+  "a",
+  "an",
+  "of",
+  "in",
+  "on",
+  "and",
+  "or",
+  "to",
+  "for",
+  "about",
+  "with",
+]);
 
 /**
  * An avoided topic matches when all its words appear close together, in any order and any inflection:
@@ -107,12 +123,19 @@ const topicStopWords = new Set(["the", "a", "an", "of", "in", "on", "and", "or",
 export function mentionsAvoidedTopic(normalisedText: string, avoidTopics: readonly string[]): boolean {
   const messageStems = stems(normalisedText);
   for (const topicText of avoidTopics) {
-    const topicStems = [...new Set(stems(normalise(topicText).text).filter((stem) => !topicStopWords.has(stem)))];
+    const topicStems = [
+      ...new Set(stems(normalise(topicText).text).filter((stem) => !topicStopWords.has(stem))),
+    ];
     if (topicStems.length === 0) continue;
     const window = topicStems.length + 3;
     for (let start = 0; start < messageStems.length; start += 1) {
       const nearby = messageStems.slice(start, start + window);
-      if (nearby[0] !== undefined && topicStems.includes(nearby[0]) && topicStems.every((stem) => nearby.includes(stem))) return true;
+      if (
+        nearby[0] !== undefined &&
+        topicStems.includes(nearby[0]) &&
+        topicStems.every((stem) => nearby.includes(stem))
+      )
+        return true;
     }
   }
   return false;
@@ -122,15 +145,51 @@ export function mentionsAvoidedTopic(normalisedText: string, avoidTopics: readon
 
 /** Attempts to change the tutor's role or switch off its safety, in any of the genie's fields. */
 const overridePatterns: ReadonlyArray<{ label: string; pattern: RegExp }> = [
-  { label: "override earlier instructions", pattern: /\b(?:ignore|disregard|forget|override|bypass|overwrite|drop|skip|delete|erase)\b[^.]{0,30}\b(?:previous|prior|above|earlier|all|any|your|the|system|original|initial|other|safety|these|those)?\s*(?:instructions?|rules?|prompts?|guidelines?|restrictions?|policies|policy|filters?|programming|training|directives?|constraints?|guardrails?|safeguards?)\b/ },
-  { label: "change the tutor's role", pattern: /\byou are (?:no longer|not|not really|not actually) (?:a |an |my )?(?:tutor|teacher|ai tutor|study helper|assistant|bound|restricted|limited)\b|\bstop being (?:a |an )?(?:tutor|teacher|assistant)\b|\byou are now (?!(?:a |an |my )?(?:friendly |patient |kind |strict |helpful |encouraging )?(?:[a-z]+ )?(?:tutor|teacher|revision coach|study buddy|coach)\b)[a-z]+/ },
-  { label: "role-play as someone other than a tutor", pattern: /\b(?:pretend|act|behave|roleplay|role play|play the role|you will be|become)\b[^.]{0,15}\b(?:to be|you are|as|like|of|that you are|my)\b(?![^.]{0,25}\b(?:tutor|teacher|examiner|revision coach|study buddy|coach)\b)/ },
-  { label: "switch off safeguarding or safety", pattern: /\b(?:disable|turn off|switch off|deactivate|remove|ignore|skip|bypass|suspend|pause|no|without|stop)\b[^.]{0,15}\b(?:safeguarding|safety|filters?|content (?:filter|policy|moderation)|guardrails?|moderation|refusals?|censorship|restrictions|limits|rules|warnings|disclaimers)\b/ },
-  { label: "answer anything", pattern: /\b(?:answer|respond to|help with|talk about|discuss) (?:anything|any (?:question|topic|request)|all (?:questions|topics|requests) (?:without|no matter|even))\b|\b(?:answer|do) (?:everything|whatever) (?:i|the user|they|anyone) (?:say|says|ask|asks|want|wants)\b|\bnever refuse\b|\b(?:do not|dont|never) (?:refuse|say no|decline|hold back)\b|\balways (?:comply|obey|say yes|answer)\b|\bno (?:topic|question|subject) is off limits\b/ },
-  { label: "jailbreak wording", pattern: /\b(?:jailbreak|jailbroken|developer mode|dan mode|do anything now|unfiltered|uncensored|unrestricted|god mode|sudo mode|evil mode|opposite mode)\b|\b(?:you are|act as|be) dan\b/ },
-  { label: "reveal or replace the system prompt", pattern: /\b(?:system prompt|system message|hidden instructions|your instructions|initial prompt)\b|\bnew (?:system )?instructions?\s*:/ },
-  { label: "hide things from adults or safeguarding", pattern: /\b(?:do not|dont|never)\b[^.]{0,15}\b(?:mention|report|flag|tell|suggest|recommend)\b[^.]{0,20}\b(?:safeguarding|childline|helplines?|parents?|teachers?|adults?|anyone|police|samaritans)\b|\bkeep (?:it|this|everything|our chats?) (?:a )?secret\b/ },
-  { label: "adult or explicit content", pattern: /\b(?:nsfw|adults only|adult content|erotic|sexting|flirt with|flirty|romantic partner|be my (?:girlfriend|boyfriend|partner|lover)|the user is an adult|users are adults|user is over 18|users are over 18|i am over 18)\b|\b(?:be|you can|you may|feel free to|allowed to|please|always) (?:be )?(?:rude|swear|curse|insult|explicit|sexual|sexy)\b/ },
+  {
+    label: "override earlier instructions",
+    pattern:
+      /\b(?:ignore|disregard|forget|override|bypass|overwrite|drop|skip|delete|erase)\b[^.]{0,30}\b(?:previous|prior|above|earlier|all|any|your|the|system|original|initial|other|safety|these|those)?\s*(?:instructions?|rules?|prompts?|guidelines?|restrictions?|policies|policy|filters?|programming|training|directives?|constraints?|guardrails?|safeguards?)\b/,
+  },
+  {
+    label: "change the tutor's role",
+    pattern:
+      /\byou are (?:no longer|not|not really|not actually) (?:a |an |my )?(?:tutor|teacher|ai tutor|study helper|assistant|bound|restricted|limited)\b|\bstop being (?:a |an )?(?:tutor|teacher|assistant)\b|\byou are now (?!(?:a |an |my )?(?:friendly |patient |kind |strict |helpful |encouraging )?(?:[a-z]+ )?(?:tutor|teacher|revision coach|study buddy|coach)\b)[a-z]+/,
+  },
+  {
+    label: "role-play as someone other than a tutor",
+    pattern:
+      /\b(?:pretend|act|behave|roleplay|role play|play the role|you will be|become)\b[^.]{0,15}\b(?:to be|you are|as|like|of|that you are|my)\b(?![^.]{0,25}\b(?:tutor|teacher|examiner|revision coach|study buddy|coach)\b)/,
+  },
+  {
+    label: "switch off safeguarding or safety",
+    pattern:
+      /\b(?:disable|turn off|switch off|deactivate|remove|ignore|skip|bypass|suspend|pause|no|without|stop)\b[^.]{0,15}\b(?:safeguarding|safety|filters?|content (?:filter|policy|moderation)|guardrails?|moderation|refusals?|censorship|restrictions|limits|rules|warnings|disclaimers)\b/,
+  },
+  {
+    label: "answer anything",
+    pattern:
+      /\b(?:answer|respond to|help with|talk about|discuss) (?:anything|any (?:question|topic|request)|all (?:questions|topics|requests) (?:without|no matter|even))\b|\b(?:answer|do) (?:everything|whatever) (?:i|the user|they|anyone) (?:say|says|ask|asks|want|wants)\b|\bnever refuse\b|\b(?:do not|dont|never) (?:refuse|say no|decline|hold back)\b|\balways (?:comply|obey|say yes|answer)\b|\bno (?:topic|question|subject) is off limits\b/,
+  },
+  {
+    label: "jailbreak wording",
+    pattern:
+      /\b(?:jailbreak|jailbroken|developer mode|dan mode|do anything now|unfiltered|uncensored|unrestricted|god mode|sudo mode|evil mode|opposite mode)\b|\b(?:you are|act as|be) dan\b/,
+  },
+  {
+    label: "reveal or replace the system prompt",
+    pattern:
+      /\b(?:system prompt|system message|hidden instructions|your instructions|initial prompt)\b|\bnew (?:system )?instructions?\s*:/,
+  },
+  {
+    label: "hide things from adults or safeguarding",
+    pattern:
+      /\b(?:do not|dont|never)\b[^.]{0,15}\b(?:mention|report|flag|tell|suggest|recommend)\b[^.]{0,20}\b(?:safeguarding|childline|helplines?|parents?|teachers?|adults?|anyone|police|samaritans)\b|\bkeep (?:it|this|everything|our chats?) (?:a )?secret\b/,
+  },
+  {
+    label: "adult or explicit content",
+    pattern:
+      /\b(?:nsfw|adults only|adult content|erotic|sexting|flirt with|flirty|romantic partner|be my (?:girlfriend|boyfriend|partner|lover)|the user is an adult|users are adults|user is over 18|users are over 18|i am over 18)\b|\b(?:be|you can|you may|feel free to|allowed to|please|always) (?:be )?(?:rude|swear|curse|insult|explicit|sexual|sexy)\b/,
+  },
 ];
 
 /** Text that could close our fence, pose as another speaker or inject markup. */
@@ -161,7 +220,9 @@ export function hardenCustomInstructions(genie: CustomGenie): HardenedInstructio
 
   const name = clean(genie.name, "name") || "Custom tutor";
   const subject = clean(genie.subject, "subject") || "General studies";
-  const avoidTopics = genie.avoidTopics.map((topicText) => clean(topicText, "avoidTopics")).filter((topicText) => topicText !== "");
+  const avoidTopics = genie.avoidTopics
+    .map((topicText) => clean(topicText, "avoidTopics"))
+    .filter((topicText) => topicText !== "");
   const preferences = genie.instructions === undefined ? "" : clean(genie.instructions, "instructions");
 
   const lines = [
@@ -182,7 +243,10 @@ export function hardenCustomInstructions(genie: CustomGenie): HardenedInstructio
 
 function sanitiseField(value: string, fieldName: string, neutralised: string[]): string {
   // Control and invisible characters can hide text from a reviewer while the model still reads it.
-  let text = value.normalize("NFKC").replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, "");
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point here
+  let text = value
+    .normalize("NFKC")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, "");
 
   for (const breaker of fenceBreakers) {
     const pattern = new RegExp(breaker.pattern.source, breaker.pattern.flags);

@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { categoryGates, detectionRules } from "../../src/safeguarding/detection-rules.ts";
+import { assessConversation, assessMessage } from "../../src/safeguarding/detector.ts";
+import { normalise } from "../../src/safeguarding/normalise.ts";
+import type { ChatMessage } from "../../src/tutor/messages.ts";
+import { loadLabelledCases } from "../../evaluation/safeguarding.ts";
+
+function categoryOf(text: string): string | null {
+  return assessMessage(text)?.category ?? null;
+}
+
+describe("assessMessage: each category, with slang and misspellings", () => {
+  it.each([
+    ["i just necked a whole bottle of pills", "immediate_danger"],
+    ["kms fr", "self_harm_suicide"],
+    ["tbh im thinkin of unaliving myslef", "self_harm_suicide"],
+    ["everybody would honestly be happier without me", "self_harm_suicide"],
+    ["started cuttin again last nite", "self_harm_suicide"],
+    ["my uncle says its our little secret", "sexual_exploitation_grooming"],
+    ["some guy on insta keeps asking me for nudez", "sexual_exploitation_grooming"],
+    ["my stepdad slapped me again", "abuse_neglect"],
+    ["my parents are making me get married in the summer", "honour_based_abuse"],
+    ["the olders want me to carry a package for them", "criminal_exploitation"],
+    ["these lads said theyre gonna shank me", "serious_violence"],
+    ["my dad punched my mum last night", "domestic_abuse"],
+    ["a guy on discord keeps trying to recruit me to join them and fight", "radicalisation_extremism"],
+    ["havent eaten for three days", "eating_disorder"],
+    ["i get high every day before school", "substance_misuse"],
+    ["i keep getting picked on at school", "bullying"],
+    ["feelin so worthless", "mental_health_distress"],
+  ])("%s → %s", (text, category) => {
+    expect(categoryOf(text)).toBe(category);
+  });
+
+  it("sees through spaced-out letters, digits for letters and look-alike characters", () => {
+    expect(categoryOf("k i l l  m y s e l f")).toBe("self_harm_suicide");
+    expect(categoryOf("i w4nt t0 d1e")).toBe("self_harm_suicide");
+    expect(categoryOf("i wаnt to diе")).toBe("self_harm_suicide");
+  });
+});
+
+describe("assessMessage: academic discussion and idioms are not flagged", () => {
+  it.each([
+    "Why does Juliet kill herself in Romeo and Juliet?",
+    "I'm writing an essay on suicide in Romeo and Juliet",
+    "What caused so many deaths in the First World War?",
+    "How do drugs like cocaine change dopamine levels? It's for biology",
+    "In sociology, why are knife crime statistics higher in cities?",
+    "Radicalisation is our citizenship topic this term, can you explain it?",
+    "this homework is killing me",
+    "I could murder a pizza",
+    "I'm dying to know my results",
+    "my phone died mid-essay",
+    "I'm starving, quick question about fractions",
+    "I'm cutting out shapes for my DT project",
+    "I would never kill myself, but how does the poet present despair?",
+  ])("%s", (text) => {
+    expect(assessMessage(text)).toBeNull();
+  });
+
+  it("ignores a quoted line in a literature question", () => {
+    expect(
+      assessMessage('The speaker says "I want to die" in the poem. How is despair presented?'),
+    ).toBeNull();
+  });
+});
+
+describe("severity and precedence", () => {
+  it("puts risk to life above everything else in the same message", () => {
+    const assessment = assessMessage("I'm being bullied every day and I want to kill myself");
+    expect(assessment).toMatchObject({ category: "self_harm_suicide", severity: "high" });
+  });
+
+  it("turns a plan with a time into immediate danger with 999 first", () => {
+    const assessment = assessMessage("im going to kill myself tonight");
+    expect(assessment?.category).toBe("immediate_danger");
+    expect(assessment?.resources[0]?.contact).toContain("999");
+  });
+
+  it("treats past self-harm as medium and current self-harm as high", () => {
+    expect(assessMessage("I used to cut myself in year 8 but I stopped")?.severity).toBe("medium");
+    expect(assessMessage("I've been cutting myself again")?.severity).toBe("high");
+  });
+
+  it("gives body-image worries a low severity", () => {
+    expect(assessMessage("i hate my body")).toMatchObject({ category: "eating_disorder", severity: "low" });
+  });
+
+  it("names Childline, Samaritans and Shout for suicidal thoughts", () => {
+    const names = assessMessage("i want to die")?.resources.map((resource) => resource.name) ?? [];
+    expect(names).toEqual(expect.arrayContaining(["Childline", "Samaritans", "Shout"]));
+  });
+
+  it("names CEOP for online sexual abuse", () => {
+    const names = assessMessage("a man online is blackmailing me with my nudes")?.resources.map(
+      (resource) => resource.name,
+    );
+    expect(names).toContain("CEOP (National Crime Agency)");
+  });
+});
+
+describe("assessConversation: context from earlier turns", () => {
+  const earlier: ChatMessage[] = [
+    { role: "user", content: "i want to die" },
+    { role: "assistant", content: "I'm really sorry you feel like this." },
+  ];
+
+  it("reads 'tonight' after a disclosure as immediate danger", () => {
+    expect(assessConversation([...earlier, { role: "user", content: "tonight" }])?.category).toBe(
+      "immediate_danger",
+    );
+  });
+
+  it("keeps the concern when the caller answers 'yes'", () => {
+    expect(assessConversation([...earlier, { role: "user", content: "yeah" }])?.category).toBe(
+      "self_harm_suicide",
+    );
+  });
+
+  it("reads 'no' to 'are you safe?' as immediate danger", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "everything is awful" },
+      { role: "assistant", content: "I'm worried about you. Are you safe right now?" },
+      { role: "user", content: "no" },
+    ];
+    expect(assessConversation(messages)?.category).toBe("immediate_danger");
+  });
+
+  it("does not carry a literature question into a 'yes'", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Why does Romeo kill himself?" },
+      { role: "assistant", content: "He thinks Juliet is dead. Shall we look at fate?" },
+      { role: "user", content: "yes" },
+    ];
+    expect(assessConversation(messages)).toBeNull();
+  });
+
+  it("moves on once the caller asks about schoolwork again", () => {
+    expect(
+      assessConversation([...earlier, { role: "user", content: "can you explain photosynthesis" }]),
+    ).toBeNull();
+  });
+
+  it("returns null for an empty conversation", () => {
+    expect(assessConversation([])).toBeNull();
+  });
+});
+
+describe("category gates", () => {
+  it("never hide a rule match in the labelled set", async () => {
+    const cases = await loadLabelledCases();
+    const texts = cases.flatMap((item) =>
+      item.text !== undefined ? [item.text] : (item.messages ?? []).map((message) => message.content),
+    );
+    for (const text of texts) {
+      const normalised = normalise(text).text;
+      for (const rule of detectionRules) {
+        if ([...normalised.matchAll(rule.pattern)].length > 0) {
+          expect(categoryGates[rule.category].test(normalised), `${rule.id} on "${text}"`).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe("speed", () => {
+  it("assesses a typical turn in well under a millisecond", () => {
+    const conversation: ChatMessage[] = [
+      { role: "user", content: "Can you explain how to factorise quadratics like x^2 + 5x + 6?" },
+      { role: "assistant", content: "Look for two numbers that multiply to 6 and add to 5." },
+      {
+        role: "user",
+        content: "ok and what if there's a coefficient in front of x squared, like 2x^2 + 7x + 3?",
+      },
+    ];
+    for (let warmUp = 0; warmUp < 50; warmUp += 1) assessConversation(conversation);
+    const runs = 300;
+    const started = performance.now();
+    for (let run = 0; run < runs; run += 1) assessConversation(conversation);
+    // Generous bound: the machine is shared; the typical figure is far lower.
+    expect((performance.now() - started) / runs).toBeLessThan(1);
+  });
+});
