@@ -38,8 +38,6 @@ async function chat(key: string, path: string, body: unknown) {
   return { status: response.status, headers: response.headers, events: parseNdjson(await response.text()) };
 }
 
-const biologySubject = "aqa-gcse-biology-8461";
-
 beforeAll(async () => {
   app = await startTestApp();
 });
