@@ -121,12 +121,9 @@ async function prepareTurn(
   const context = dependencies.retriever.retrieve({ messages: turn.messages, tutor });
   const controller = new AbortController();
   turn.signal.addEventListener("abort", () => controller.abort(turn.signal.reason), { once: true });
-  const parts = dependencies.engine
-    .streamReply(
-      { messages: turn.messages, tutor, teachingStyle: turn.teachingStyle, context },
-      controller.signal,
-    )
-    [Symbol.asyncIterator]();
+  const replyRequest = { messages: turn.messages, tutor, teachingStyle: turn.teachingStyle, context };
+  const replyStream = dependencies.engine.streamReply(replyRequest, controller.signal);
+  const parts = replyStream[Symbol.asyncIterator]();
   // Waiting for the first part here means a provider that fails at once is answered with an ordinary 503.
   const first = await parts.next();
 
