@@ -45,15 +45,13 @@ describe("OpenAI-compatible stand-in", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const events = (await response.text()).split("\n\n").filter(Boolean);
     expect(events.at(-1)).toBe("data: [DONE]");
-    const payloads = events
-      .slice(0, -1)
-      .map(
-        (event) =>
-          JSON.parse(event.slice("data: ".length)) as {
-            choices: { delta: { content?: string } }[];
-            usage?: unknown;
-          },
-      );
+    const payloads = events.slice(0, -1).map(
+      (event) =>
+        JSON.parse(event.slice("data: ".length)) as {
+          choices: { delta: { content?: string } }[];
+          usage?: unknown;
+        },
+    );
     expect(payloads.map((payload) => payload.choices[0]?.delta.content ?? "").join("")).toBe("abcdefghij");
     expect(payloads.at(-1)?.usage).toBeDefined();
   });
