@@ -31,6 +31,18 @@ const k1 = 1.2;
 /** Bigrams are rarer and more specific than single words; they add to, not replace, their words. */
 const bigramWeight = 0.6;
 const synonymWeight = 0.5;
+/** A query word absent from the index may match a near form ("volcano" for "volcan"), counted for less. */
+const variantWeight = 0.6;
+const variantMinLength = 5;
+
+/** The word itself and the word with its last one or two letters removed, as long as enough is left. */
+function truncations(term: string): string[] {
+  const forms = [term];
+  for (let drop = 1; drop <= 2 && term.length - drop >= variantMinLength; drop += 1) {
+    forms.push(term.slice(0, -drop));
+  }
+  return forms;
+}
 
 /** Words of teaching craft that say nothing about the content of a lesson plan or scheme of work. */
 export const teachingNoiseWords: ReadonlySet<string> = new Set(
@@ -132,6 +144,8 @@ export function queryTerms(text: string): WeightedTerm[] {
 export class LexicalIndex<Field extends string> {
   readonly documentCount: number;
   private readonly postings = new Map<string, Posting[]>();
+  /** Truncated form → single-word index terms having it, for near-form matching of unknown words. */
+  private readonly variants = new Map<string, string[]>();
 
   constructor(fields: Record<Field, FieldSpec>, documents: readonly FieldTexts<Field>[]) {
     this.documentCount = documents.length;
@@ -170,7 +184,23 @@ export class LexicalIndex<Field extends string> {
         list.push({ document, score: (idf * frequency * (k1 + 1)) / (k1 + frequency) });
       }
       this.postings.set(term, list);
+      if (!term.includes("_") && term.length >= variantMinLength) {
+        for (const form of truncations(term)) {
+          const terms = this.variants.get(form) ?? [];
+          terms.push(term);
+          this.variants.set(form, terms);
+        }
+      }
     }
+  }
+
+  /** Index terms that share a stem with an unknown word once a letter or two is trimmed from either. */
+  private nearForms(term: string): string[] {
+    if (term.includes("_") || term.length < variantMinLength) return [];
+    const found = new Set<string>();
+    for (const form of truncations(term))
+      for (const variant of this.variants.get(form) ?? []) found.add(variant);
+    return [...found];
   }
 
   /** Raw BM25F score per document (0 where nothing matched). */
