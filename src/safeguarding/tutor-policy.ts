@@ -243,9 +243,9 @@ export function hardenCustomInstructions(genie: CustomGenie): HardenedInstructio
 
 function sanitiseField(value: string, fieldName: string, neutralised: string[]): string {
   // Control and invisible characters can hide text from a reviewer while the model still reads it.
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point here
   let text = value
     .normalize("NFKC")
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point here
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, "");
 
   for (const breaker of fenceBreakers) {
