@@ -25,6 +25,7 @@ export default tseslint.config(
         console: "readonly",
         setTimeout: "readonly",
         URLSearchParams: "readonly",
+        URL: "readonly",
         FormData: "readonly",
         Intl: "readonly",
         HTMLElement: "readonly",

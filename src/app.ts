@@ -117,6 +117,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     registerKeyRoutes(platform, { accounts: dependencies.accounts, keys: dependencies.keys });
     await dependencies.registerPlatformRoutes?.(platform);
   });
+  await app.register(import("./portal/portal-plugin.ts"));
 
   await dependencies.registerApiRoutes(app);
   registerMethodNotAllowed(

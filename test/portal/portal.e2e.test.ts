@@ -1,0 +1,304 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/harness.ts";
+
+const chromiumPath = "/usr/bin/chromium";
+const haveChromium = existsSync(chromiumPath);
+const screenshotDirectory = path.resolve("test-results/screenshots");
+const journeyTimeoutMs = 90_000;
+
+if (!haveChromium && process.env.CI !== "true") {
+  console.warn(
+    `portal e2e tests skipped: ${chromiumPath} is missing. Install it with 'apt-get install -y chromium' (as root).`,
+  );
+}
+
+describe.runIf(!haveChromium && process.env.CI === "true")("portal e2e prerequisites", () => {
+  it("has Debian's chromium in CI", () => {
+    expect.fail(`${chromiumPath} is missing; .ci/run should have installed the chromium package.`);
+  });
+});
+
+describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
+  let app: TestApp;
+  let context: BrowserContext;
+  let page: Page;
+  let userDataDirectory: string;
+  const pageErrors: string[] = [];
+  const developer = {
+    email: `portal-${Date.now()}@example.test`,
+    password: "a long enough passphrase",
+    name: "Ada Developer",
+  };
+  let secret = "";
+
+  async function screenshot(name: string): Promise<void> {
+    await page.screenshot({ path: path.join(screenshotDirectory, `${name}.png`), fullPage: true });
+  }
+
+  async function open(hashRoute: string): Promise<void> {
+    const url = `${app.baseUrl}/#${hashRoute}`;
+    if (page.url() === url) await page.reload();
+    else await page.goto(url);
+    // A hash change keeps the document, so wait for the portal to finish rendering this route.
+    await page.locator(`main[data-route="${hashRoute}"]:not([aria-busy])`).waitFor();
+  }
+
+  async function usePlaygroundKey(key: string): Promise<void> {
+    await open("/playground");
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Use this key" }).click();
+  }
+
+  beforeAll(async () => {
+    mkdirSync(screenshotDirectory, { recursive: true });
+    app = await startTestApp();
+    userDataDirectory = mkdtempSync(path.join(tmpdir(), "syllabi-portal-chromium-"));
+    // A fresh profile per run: playwright takes the user-data-dir as a parameter, not as a flag.
+    context = await chromium.launchPersistentContext(userDataDirectory, {
+      executablePath: chromiumPath,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(10_000);
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error" && /Content Security Policy/i.test(message.text()))
+        pageErrors.push(message.text());
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await app?.close();
+    if (userDataDirectory) rmSync(userDataDirectory, { recursive: true, force: true });
+  });
+
+  it("serves portal pages with security headers and keeps the JSON 404 elsewhere", async () => {
+    const response = await fetch(`${app.baseUrl}/`);
+    expect(response.status).toBe(200);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBeTruthy();
+
+    const terms = await fetch(`${app.baseUrl}/terms`);
+    expect(terms.status).toBe(200);
+    expect(await terms.text()).toMatch(/visible attribution/);
+
+    const unknown = await fetch(`${app.baseUrl}/no-such-page`);
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: string }).error).toBe("not_found");
+  });
+
+  it("signs up, validating on the page first", { timeout: journeyTimeoutMs }, async () => {
+    await open("/signup");
+    await screenshot("signup");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByText("Please fix 5 problems below.").waitFor();
+    expect(await page.getByText("Use at least 12 characters.").isVisible()).toBe(true);
+
+    await page.getByLabel("Email").fill(developer.email);
+    await page.getByLabel("Password").fill(developer.password);
+    await page.getByLabel("Your name").fill(developer.name);
+    await page.getByLabel("Organisation (optional)").fill("Example Academy Trust");
+    await page.getByLabel("What are you building?").fill("A revision app for GCSE science students.");
+    await page.getByLabel(/I have read and agree to the developer terms/).check();
+    await page.getByRole("button", { name: "Create account" }).click();
+
+    await page.getByRole("heading", { name: `Welcome, ${developer.name}` }).waitFor();
+    expect(await page.locator("#data-status").textContent()).toBe("Locked");
+    expect(await page.getByText("Launch prices").count()).toBe(0);
+    expect(await page.locator("main").textContent()).toMatch(/Question set\s*8p/);
+    await screenshot("dashboard-new");
+  });
+
+  it("makes a key whose secret is shown once", { timeout: journeyTimeoutMs }, async () => {
+    await open("/keys");
+    await page.getByLabel("Key name").fill("portal test key");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const secretElement = page.locator("#new-secret");
+    await secretElement.waitFor();
+    secret = (await secretElement.textContent()) ?? "";
+    expect(secret).toMatch(/^syl_live_[A-Za-z0-9]{32,}$/);
+    expect(await page.getByText("This is the only time the key is shown.").isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Copy key" }).isVisible()).toBe(true);
+    await screenshot("keys-secret");
+
+    await page.reload();
+    await page.locator("#keys-table").waitFor();
+    expect(await page.locator("#new-secret").count()).toBe(0);
+    const table = (await page.locator("#keys-table").textContent()) ?? "";
+    expect(table).toContain(`syl_live_${secret.slice("syl_live_".length, "syl_live_".length + 8)}…`);
+    expect(table).toContain("Never");
+    expect(table).not.toContain(secret);
+  });
+
+  it(
+    "shows 402 topup_required in the playground before a top-up",
+    { timeout: journeyTimeoutMs },
+    async () => {
+      await usePlaygroundKey(secret);
+      await page.getByRole("button", { name: "List subjects" }).click();
+      const error = page.locator(".api-error");
+      await error.waitFor();
+      expect(await error.textContent()).toMatch(/^402 topup_required/);
+      await screenshot("playground-402");
+    },
+  );
+
+  it(
+    "tops up through the embedded checkout, or says billing is unavailable",
+    { timeout: journeyTimeoutMs },
+    async () => {
+      const billingStatus = await page.evaluate(() =>
+        fetch("/platform/api/billing").then((response) => response.status),
+      );
+      await open("/billing");
+      if (billingStatus === 404) {
+        expect(await page.getByText("Billing is not available on this server yet").isVisible()).toBe(true);
+        await screenshot("billing-unavailable");
+        return;
+      }
+      expect(billingStatus).toBe(200);
+      await screenshot("billing");
+
+      const payWith = async (cardNumber: string) => {
+        await open("/billing");
+        await page.getByRole("button", { name: "Top up £10.00" }).click();
+        await page.waitForURL(/\/_pay\/checkout\//);
+        await page.locator('input[name="cardNumber"]').fill(cardNumber);
+        await page.locator('form [type="submit"]').first().click();
+        await page.waitForLoadState("load");
+      };
+
+      await payWith("4242424242424242");
+      await screenshot("checkout-paid");
+      // The balance moves when the provider's webhook arrives; reload until it shows.
+      await expect
+        .poll(
+          async () => {
+            await open("/billing");
+            return page.locator("#balance").textContent();
+          },
+          { timeout: 20_000, interval: 500 },
+        )
+        .toBe("£10.00");
+      expect(await page.locator("#data-status").textContent()).toBe("Unlocked");
+      await open("/dashboard");
+      expect(await page.locator("#data-status").textContent()).toBe("Unlocked");
+      expect(await page.locator("#balance").textContent()).toBe("£10.00");
+      await screenshot("dashboard-unlocked");
+
+      await usePlaygroundKey(secret);
+      await page.getByRole("button", { name: "List subjects" }).click();
+      await page.getByText(/\d+ subjects\./).waitFor();
+
+      await payWith("4000000000000002");
+      await screenshot("checkout-declined");
+      expect(
+        await page
+          .getByText(/declined/i)
+          .first()
+          .isVisible(),
+      ).toBe(true);
+      await open("/billing");
+      expect(await page.locator("#balance").textContent()).toBe("£10.00");
+    },
+  );
+
+  it(
+    "revokes the key after confirmation and the playground sees it refused",
+    { timeout: journeyTimeoutMs },
+    async () => {
+      await open("/keys");
+      await page.getByRole("button", { name: "Revoke portal test key" }).click();
+      await page.getByText("This cannot be undone.").waitFor();
+      await page.getByRole("button", { name: "Yes, revoke" }).click();
+      await page.getByText("Key “portal test key” revoked.").waitFor();
+      expect(await page.locator("#keys-table").textContent()).toContain("Revoked");
+
+      await usePlaygroundKey(secret);
+      await page.getByRole("button", { name: "List subjects" }).click();
+      const error = page.locator(".api-error");
+      await error.waitFor();
+      expect(await error.textContent()).toMatch(/^401 revoked_api_key/);
+      await screenshot("playground-revoked");
+    },
+  );
+
+  it("explains the 5-key limit when it is reached", { timeout: journeyTimeoutMs }, async () => {
+    await open("/keys");
+    for (let index = 1; index <= 5; index += 1) {
+      await page.getByLabel("Key name").fill(`key ${index}`);
+      await page.getByRole("button", { name: "Create key" }).click();
+      await page.locator("#new-secret").waitFor();
+    }
+    expect(await page.getByRole("button", { name: "Create key" }).isDisabled()).toBe(true);
+    expect(await page.getByText(/You have 5 live keys, the most an account can hold/).isVisible()).toBe(true);
+    await screenshot("keys-limit");
+  });
+
+  it("shows the docs with the independence statement and error table", async () => {
+    await open("/docs");
+    const text = (await page.locator("main").textContent()) ?? "";
+    expect(text).toContain("independent and not affiliated with, or endorsed by, any exam board");
+    expect(text).toContain("topup_required");
+    expect(text).toContain("curl");
+    expect(await page.locator('main a[href="/docs"]').count()).toBeGreaterThan(0);
+    expect(await page.locator("main code").filter({ hasText: app.baseUrl }).count()).toBeGreaterThan(0);
+    await screenshot("docs");
+  });
+
+  it("fits a phone-width screen and can be driven from the keyboard", async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const route of ["/dashboard", "/keys", "/billing", "/playground", "/docs"]) {
+      await open(route);
+      const overflow = await page.evaluate<number>(
+        "document.documentElement.scrollWidth - window.innerWidth",
+      );
+      expect(overflow, `horizontal overflow on ${route}`).toBeLessThanOrEqual(0);
+    }
+    await open("/playground");
+    await page.getByRole("tab", { name: "Subjects and trees" }).focus();
+    await page.keyboard.press("ArrowRight");
+    expect(await page.getByRole("tab", { name: "Align" }).getAttribute("aria-selected")).toBe("true");
+    expect(await page.evaluate<string | undefined>("document.activeElement?.id")).toBe("tab-align");
+    await screenshot("playground-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it("signs out and back in", async () => {
+    await open("/dashboard");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await page.getByLabel("Email").fill(developer.email);
+    await page.getByLabel("Password").fill("not the password at all");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("The email address or password is not correct.").waitFor();
+    await page.getByLabel("Password").fill(developer.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: `Welcome, ${developer.name}` }).waitFor();
+    await screenshot("signin-dashboard");
+  });
+
+  it("ran without script errors or CSP violations", () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
