@@ -11,6 +11,7 @@ import { createMemoryEmbeddingCache } from "./align/embedding-cache.ts";
 import { createOfflineAligner } from "./align/offline-aligner.ts";
 import { registerAlignRoute } from "./align/align-route.ts";
 import { registerAccountRoute } from "./billing/account-route.ts";
+import { createBillingRuntime, type BillingRuntime } from "./billing/compose.ts";
 import { Ledger } from "./billing/ledger.ts";
 import { PriceBook } from "./billing/price-book.ts";
 import { createQuestionWriter } from "./questions/writer.ts";
@@ -47,6 +48,7 @@ export interface Runtime {
   rateLimits: RateLimits;
   ledger: Ledger;
   bus: SignalBus;
+  billing: BillingRuntime;
   close(): Promise<void>;
 }
 
@@ -59,27 +61,15 @@ export interface RuntimeOptions {
 }
 
 /** Builds every collaborator from typed config: the only place that chooses implementations. */
-export async function createRuntime(
-  config: Config,
-  options: RuntimeOptions = {},
-): Promise<Runtime> {
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const logger = pino(loggerOptions(config.LOG_LEVEL));
   const pepper = config.KEY_PEPPER ?? developmentPepper;
 
   const storage = await openStorage(
     config.DATABASE_URL
-      ? {
-          driver: "postgres",
-          url: config.DATABASE_URL,
-          poolSize: config.DATABASE_POOL_SIZE,
-        }
-      : {
-          driver: "pglite",
-          dataDir: options.inMemoryDatabase
-            ? null
-            : path.resolve(config.DATA_DIR),
-        },
+      ? { driver: "postgres", url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+      : { driver: "pglite", dataDir: options.inMemoryDatabase ? null : path.resolve(config.DATA_DIR) },
   );
   const closers: (() => Promise<unknown>)[] = [() => storage.close()];
   try {
@@ -95,22 +85,13 @@ export async function createRuntime(
         lazyConnect: true,
       });
       const subscriber = new Redis(config.REDIS_URL, { lazyConnect: true });
-      redis.on("error", (error) =>
-        logger.warn({ err: error.message }, "redis unavailable"),
-      );
+      redis.on("error", (error) => logger.warn({ err: error.message }, "redis unavailable"));
       subscriber.on("error", () => {});
       await Promise.all([redis.connect(), subscriber.connect()]);
-      bus = createRedisSignalBus({
-        publisher: redis,
-        subscriber,
-        prefix: config.REDIS_KEY_PREFIX,
-      });
+      bus = createRedisSignalBus({ publisher: redis, subscriber, prefix: config.REDIS_KEY_PREFIX });
       closers.unshift(async () => redis?.disconnect());
     } else if (storage.pool) {
-      bus = await createPostgresSignalBus(
-        storage.pool,
-        config.REDIS_KEY_PREFIX,
-      );
+      bus = await createPostgresSignalBus(storage.pool, config.REDIS_KEY_PREFIX);
     } else {
       bus = createMemorySignalBus();
     }
@@ -127,19 +108,13 @@ export async function createRuntime(
       redis ? { client: redis, prefix: config.REDIS_KEY_PREFIX } : null,
       () => {
         if (!warnedFallback)
-          logger.warn(
-            "redis unavailable: rate limits fall back to this instance's memory",
-          );
+          logger.warn("redis unavailable: rate limits fall back to this instance's memory");
         warnedFallback = true;
       },
     );
 
     const keys = new KeyService(new KeyStore(storage.db), bus, clock, pepper);
-    const accounts = new AccountService(
-      new AccountStore(storage.db),
-      clock,
-      pepper,
-    );
+    const accounts = new AccountService(new AccountStore(storage.db), clock, pepper);
     const metrics = createMetrics();
     const priceBook = new PriceBook(storage.db);
     await priceBook.seedLaunchPrices();
@@ -150,9 +125,7 @@ export async function createRuntime(
       ...(config.AI_MODEL ? { model: config.AI_MODEL } : {}),
       ...(config.AI_BASE_URL ? { baseUrl: config.AI_BASE_URL } : {}),
       ...(config.AI_API_KEY ? { apiKey: config.AI_API_KEY } : {}),
-      ...(config.AI_EMBEDDING_MODEL
-        ? { embeddingModel: config.AI_EMBEDDING_MODEL }
-        : {}),
+      ...(config.AI_EMBEDDING_MODEL ? { embeddingModel: config.AI_EMBEDDING_MODEL } : {}),
     });
     const aligner =
       modelSetup.kind === "model" && modelSetup.embeddingModel
@@ -162,12 +135,24 @@ export async function createRuntime(
             cache: createMemoryEmbeddingCache(),
           })
         : createOfflineAligner(catalogue);
-    const questionWriter = createQuestionWriter({
-      setup: modelSetup,
-      catalogue,
+    const questionWriter = createQuestionWriter({ setup: modelSetup, catalogue });
+    const publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+    let builtApp: FastifyInstance | null = null;
+    const billing = await createBillingRuntime({
+      storage,
+      ledger,
+      priceBook,
+      clock,
+      keys,
+      accounts,
+      pepper,
+      publicUrl,
+      vatRatePercent: config.VAT_RATE_PERCENT,
+      smtpUrl: config.SMTP_URL,
+      mailFrom: config.MAIL_FROM,
+      app: () => builtApp,
     });
-    const publicUrl =
-      config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+
     const app = await buildApp({
       logger,
       storage,
@@ -181,19 +166,14 @@ export async function createRuntime(
       registerApiRoutes: (api) => {
         registerCatalogueRoutes(api, { catalogue });
         registerAlignRoute(api, { catalogue, aligner, charging: ledger });
-        registerQuestionsRoute(api, {
-          catalogue,
-          writer: questionWriter,
-          charging: ledger,
-        });
+        registerQuestionsRoute(api, { catalogue, writer: questionWriter, charging: ledger });
         registerChatRoutes(api, {
           catalogue,
           engine: createTutorEngine({ setup: modelSetup, catalogue }),
           retriever: createNoteRetriever(catalogue),
           charging: ledger,
           attribution: { text: "Tutoring powered by Syllabi", url: publicUrl },
-          onSafeguarding: (category, severity) =>
-            metrics.safeguardingEvents.inc({ category, severity }),
+          onSafeguarding: (category, severity) => metrics.safeguardingEvents.inc({ category, severity }),
         });
         registerAccountRoute(api, {
           accounts,
@@ -206,15 +186,16 @@ export async function createRuntime(
             totalCalls: 0,
             totalSpendPence: 0,
           }),
-          autoTopUp: async () => ({
-            enabled: false,
-            thresholdPence: null,
-            amountPence: null,
-          }),
+          autoTopUp: (accountId) => billing.billing.autoTopUpSettings(accountId),
         });
       },
+      registerPlatformRoutes: (platform) => billing.registerPlatformRoutes(platform),
     });
+    await billing.registerRootRoutes(app);
+    builtApp = app;
     closers.unshift(() => app.close());
+    const stopBilling = billing.startBackgroundWork();
+    closers.unshift(async () => stopBilling());
 
     return {
       app,
@@ -225,6 +206,7 @@ export async function createRuntime(
       rateLimits,
       ledger,
       bus,
+      billing,
       close: async () => {
         for (const close of closers) await close().catch(() => {});
       },

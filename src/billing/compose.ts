@@ -1,0 +1,116 @@
+import { createHmac } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { AccountService } from "../accounts/account-service.ts";
+import type { KeyService } from "../keys/key-service.ts";
+import { OutboxMailer, SmtpMailer, type Mailer } from "../mail/mailer.ts";
+import { registerMessageRoutes } from "../mail/routes.ts";
+import { EmbeddedPaymentProvider } from "../payments/embedded/embedded-provider.ts";
+import { registerEmbeddedPayRoutes } from "../payments/embedded/routes.ts";
+import { registerPaymentWebhook } from "../payments/webhook-route.ts";
+import type { Clock } from "../shared/ids.ts";
+import type { Storage } from "../storage/database.ts";
+import { BillingService } from "./billing-service.ts";
+import { IdempotencyStore } from "./idempotency.ts";
+import { Ledger } from "./ledger.ts";
+import { PriceBook } from "./price-book.ts";
+import { registerBillingPlatformRoutes } from "./platform-routes.ts";
+
+/** A reservation still held this long means the instance died mid-call: our fault, so it is returned. */
+export const staleReservationMs = 10 * 60 * 1000;
+
+export interface BillingRuntime {
+  ledger: Ledger;
+  priceBook: PriceBook;
+  idempotency: IdempotencyStore;
+  billing: BillingService;
+  provider: EmbeddedPaymentProvider;
+  mailer: Mailer;
+  /** Platform API routes (inside the CSRF scope). */
+  registerPlatformRoutes(platform: FastifyInstance): void;
+  /** The provider's pages and the webhook: outside the CSRF scope. */
+  registerRootRoutes(app: FastifyInstance): Promise<void>;
+  /** Starts the sweeper and the webhook retries; returns the stopper. */
+  startBackgroundWork(): () => void;
+}
+
+/** The embedded provider's webhook secret, derived from the server pepper so every instance agrees. */
+export function embeddedWebhookSecret(pepper: string): string {
+  return createHmac("sha256", pepper).update("embedded-payment-webhooks").digest("hex");
+}
+
+export async function createBillingRuntime(options: {
+  storage: Storage;
+  /** Shared with the paid routes' charging, when the root already built them. */
+  ledger?: Ledger;
+  priceBook?: PriceBook;
+  clock: Clock;
+  keys: KeyService;
+  accounts: AccountService;
+  pepper: string;
+  publicUrl: string;
+  vatRatePercent: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Where the embedded provider posts its webhooks: the app, once built. */
+  app: () => FastifyInstance | null;
+}): Promise<BillingRuntime> {
+  const { storage, clock } = options;
+  const priceBook = options.priceBook ?? new PriceBook(storage.db);
+  await priceBook.seedLaunchPrices();
+  const ledger = options.ledger ?? new Ledger(storage.db, clock, priceBook);
+  const mailer: Mailer = options.smtpUrl
+    ? new SmtpMailer(options.smtpUrl, options.mailFrom)
+    : new OutboxMailer(storage.db, clock);
+  const provider = new EmbeddedPaymentProvider({
+    db: storage.db,
+    clock,
+    webhookSecret: embeddedWebhookSecret(options.pepper),
+    publicUrl: options.publicUrl,
+    vatRatePercent: options.vatRatePercent,
+    // The embedded provider lives in this process, so it posts through the app itself, signed like any other.
+    transport: async ({ headers, body }) => {
+      const app = options.app();
+      if (!app) return 0;
+      const response = await app.inject({
+        method: "POST",
+        url: "/platform/webhooks/embedded",
+        headers,
+        payload: body,
+      });
+      return response.statusCode;
+    },
+  });
+  const billing = new BillingService({
+    db: storage.db,
+    clock,
+    ledger,
+    provider,
+    keys: options.keys,
+    mailer,
+  });
+
+  return {
+    ledger,
+    priceBook,
+    idempotency: new IdempotencyStore(storage.db, clock),
+    billing,
+    provider,
+    mailer,
+    registerPlatformRoutes: (platform) => {
+      registerBillingPlatformRoutes(platform, { accounts: options.accounts, billing });
+      registerMessageRoutes(platform, { accounts: options.accounts, db: storage.db });
+    },
+    registerRootRoutes: async (app) => {
+      await registerEmbeddedPayRoutes(app, { provider });
+      await registerPaymentWebhook(app, { provider, billing });
+    },
+    startBackgroundWork: () => {
+      const timers = [
+        setInterval(() => void ledger.sweepStaleReservations(staleReservationMs).catch(() => {}), 60_000),
+        setInterval(() => void provider.deliverDue().catch(() => {}), 5_000),
+      ];
+      for (const timer of timers) timer.unref();
+      return () => timers.forEach((timer) => clearInterval(timer));
+    },
+  };
+}
