@@ -198,19 +198,30 @@ export class LexicalIndex<Field extends string> {
   private nearForms(term: string): string[] {
     if (term.includes("_") || term.length < variantMinLength) return [];
     const found = new Set<string>();
-    for (const form of truncations(term))
+    for (const form of truncations(term)) {
       for (const variant of this.variants.get(form) ?? []) found.add(variant);
+    }
     return [...found];
   }
 
   /** Raw BM25F score per document (0 where nothing matched). */
   score(terms: readonly WeightedTerm[]): Float64Array {
     const scores = new Float64Array(this.documentCount);
+    const add = (list: readonly Posting[], weight: number) => {
+      for (const posting of list) {
+        scores[posting.document] = (scores[posting.document] ?? 0) + weight * posting.score;
+      }
+    };
     for (const { term, weight } of terms) {
       const list = this.postings.get(term);
-      if (!list) continue;
-      for (const posting of list)
-        scores[posting.document] = (scores[posting.document] ?? 0) + weight * posting.score;
+      if (list) {
+        add(list, weight);
+        continue;
+      }
+      const nearForms = this.nearForms(term);
+      for (const variant of nearForms) {
+        add(this.postings.get(variant) ?? [], (weight * variantWeight) / nearForms.length);
+      }
     }
     return scores;
   }

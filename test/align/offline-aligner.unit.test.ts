@@ -71,6 +71,11 @@ describe("offline aligner", () => {
     expect((await topIds(maths, "SOHCAHTOA starter"))[0]).toBe("trigonometry");
   });
 
+  it("matches a near form of a word the catalogue spells differently", async () => {
+    // "photosynthetic" stems apart from "photosynthesis"; trimming a letter or two brings them together.
+    expect((await topIds(biology, "photosynthetic"))[0]).toBe("photosynthesis");
+  });
+
   it("ignores classroom noise in a long lesson plan and still finds its focus", async () => {
     const noise =
       "Learning objectives: all students will be able to describe the key ideas. Starter (10 mins): recap quiz. " +
