@@ -164,6 +164,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       publicUrl,
       trustProxy: config.TRUST_PROXY,
       registerApiRoutes: (api) => {
+        billing.registerApiHooks(api);
         registerCatalogueRoutes(api, { catalogue });
         registerAlignRoute(api, { catalogue, aligner, charging: ledger });
         registerQuestionsRoute(api, { catalogue, writer: questionWriter, charging: ledger });
@@ -179,13 +180,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           accounts,
           keys,
           prices: () => priceBook.listAt(clock.now()),
-          usageSummary: async () => ({
-            windowDays: 30,
-            refreshedAt: null,
-            byKind: [],
-            totalCalls: 0,
-            totalSpendPence: 0,
-          }),
+          usageSummary: (accountId) => billing.usage.summary(accountId),
           autoTopUp: (accountId) => billing.billing.autoTopUpSettings(accountId),
         });
       },

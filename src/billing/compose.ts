@@ -9,6 +9,8 @@ import { registerEmbeddedPayRoutes } from "../payments/embedded/routes.ts";
 import { registerPaymentWebhook } from "../payments/webhook-route.ts";
 import type { Clock } from "../shared/ids.ts";
 import type { Storage } from "../storage/database.ts";
+import { registerUsageRoutes } from "../usage/routes.ts";
+import { registerUsageRecording, rollupCycleMs, UsageService } from "../usage/usage.ts";
 import { BillingService } from "./billing-service.ts";
 import { IdempotencyStore } from "./idempotency.ts";
 import { Ledger } from "./ledger.ts";
@@ -25,6 +27,9 @@ export interface BillingRuntime {
   billing: BillingService;
   provider: EmbeddedPaymentProvider;
   mailer: Mailer;
+  usage: UsageService;
+  /** Records usage on every authenticated /api/v1 call; call before the API routes are registered. */
+  registerApiHooks(app: FastifyInstance): void;
   /** Platform API routes (inside the CSRF scope). */
   registerPlatformRoutes(platform: FastifyInstance): void;
   /** The provider's pages and the webhook: outside the CSRF scope. */
@@ -89,6 +94,8 @@ export async function createBillingRuntime(options: {
     mailer,
   });
 
+  const usage = new UsageService(storage.db, clock);
+
   return {
     ledger,
     priceBook,
@@ -96,7 +103,10 @@ export async function createBillingRuntime(options: {
     billing,
     provider,
     mailer,
+    usage,
+    registerApiHooks: (app) => registerUsageRecording(app, usage),
     registerPlatformRoutes: (platform) => {
+      registerUsageRoutes(platform, { accounts: options.accounts, usage });
       registerBillingPlatformRoutes(platform, { accounts: options.accounts, billing });
       registerMessageRoutes(platform, { accounts: options.accounts, db: storage.db });
     },
@@ -108,6 +118,7 @@ export async function createBillingRuntime(options: {
       const timers = [
         setInterval(() => void ledger.sweepStaleReservations(staleReservationMs).catch(() => {}), 60_000),
         setInterval(() => void provider.deliverDue().catch(() => {}), 5_000),
+        setInterval(() => void usage.runCycle().catch(() => {}), rollupCycleMs),
       ];
       for (const timer of timers) timer.unref();
       return () => timers.forEach((timer) => clearInterval(timer));

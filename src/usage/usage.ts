@@ -1,0 +1,139 @@
+import { and, desc, eq, gte, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { Clock } from "../shared/ids.ts";
+import type { Database } from "../storage/database.ts";
+import { usageDaily, usageEvents, usageRollupCycles } from "../storage/schema.ts";
+
+export const usageKinds = ["data", "align", "genie_chat", "chat", "questions", "account"] as const;
+export type UsageKind = (typeof usageKinds)[number];
+
+export const rollupCycleMs = 5 * 60 * 1000;
+export const summaryWindowDays = 30;
+const dayMs = 24 * 60 * 60 * 1000;
+
+/** Which usage kind an /api/v1 route is; null for routes that are not metered (e.g. the OpenAPI document). */
+export function usageKindForRoute(routeUrl: string | undefined): UsageKind | null {
+  if (!routeUrl?.startsWith("/api/v1/")) return null;
+  const path = routeUrl.slice("/api/v1".length);
+  if (path === "/account") return "account";
+  if (path === "/align") return "align";
+  if (path === "/chat") return "chat";
+  if (path.startsWith("/genies/")) return "genie_chat";
+  if (path.startsWith("/questions")) return "questions";
+  if (path.startsWith("/subjects") || path === "/search" || path.startsWith("/subtopics")) return "data";
+  return null;
+}
+
+function isoDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** Usage events (kind and time, never content), the five-minute rollup and the reads that come from it. */
+export class UsageService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  async record(accountId: string, kind: UsageKind): Promise<void> {
+    await this.db.insert(usageEvents).values({ accountId, kind, createdAt: this.clock.now() });
+  }
+
+  /**
+   * Runs this five-minute cycle's rollup unless another instance already has: the cycle row's primary key
+   * decides, inside the same transaction as the rewrite, so each cycle runs exactly once.
+   * Calls come from usage events; spend from committed reservations (the ledger's truth).
+   */
+  async runCycle(): Promise<boolean> {
+    const now = this.clock.now();
+    const cycleStart = new Date(Math.floor(now.getTime() / rollupCycleMs) * rollupCycleMs);
+    const firstDay = isoDay(new Date(now.getTime() - summaryWindowDays * dayMs));
+    return this.db.transaction(async (tx) => {
+      const claimed = await tx
+        .insert(usageRollupCycles)
+        .values({ cycleStart, completedAt: now })
+        .onConflictDoNothing()
+        .returning({ cycleStart: usageRollupCycles.cycleStart });
+      if (claimed.length === 0) return false;
+      await tx.delete(usageDaily).where(gte(usageDaily.day, firstDay));
+      await tx.execute(sql`
+        insert into usage_daily (account_id, day, kind, calls, spend_pence)
+        select account_id, day, kind, sum(calls)::int, sum(spend)::bigint from (
+          select account_id, (created_at at time zone 'UTC')::date as day, kind, count(*) as calls, 0 as spend
+            from usage_events where created_at >= ${firstDay}::date and created_at < ${now.toISOString()}::timestamptz
+            group by 1, 2, 3
+          union all
+          select account_id, (created_at at time zone 'UTC')::date, kind, 0, sum(price_pence)
+            from reservations
+            where status = 'committed' and created_at >= ${firstDay}::date
+              and created_at < ${now.toISOString()}::timestamptz
+            group by 1, 2, 3
+        ) movements group by 1, 2, 3`);
+      return true;
+    });
+  }
+
+  private async refreshedAt(): Promise<string | null> {
+    const [latest] = await this.db
+      .select({ completedAt: usageRollupCycles.completedAt })
+      .from(usageRollupCycles)
+      .orderBy(desc(usageRollupCycles.cycleStart))
+      .limit(1);
+    return latest?.completedAt.toISOString() ?? null;
+  }
+
+  private async rows(accountId: string, days: number) {
+    const firstDay = isoDay(new Date(this.clock.now().getTime() - (days - 1) * dayMs));
+    return this.db
+      .select()
+      .from(usageDaily)
+      .where(and(eq(usageDaily.accountId, accountId), gte(usageDaily.day, firstDay)));
+  }
+
+  /** GET /api/v1/account's usage block. */
+  async summary(accountId: string) {
+    const rows = await this.rows(accountId, summaryWindowDays);
+    const byKind = usageKinds.map((kind) => {
+      const mine = rows.filter((row) => row.kind === kind);
+      return {
+        kind,
+        calls: mine.reduce((sum, row) => sum + row.calls, 0),
+        spendPence: mine.reduce((sum, row) => sum + row.spendPence, 0),
+      };
+    });
+    return {
+      windowDays: summaryWindowDays,
+      refreshedAt: await this.refreshedAt(),
+      byKind,
+      totalCalls: byKind.reduce((sum, kind) => sum + kind.calls, 0),
+      totalSpendPence: byKind.reduce((sum, kind) => sum + kind.spendPence, 0),
+    };
+  }
+
+  /** GET /platform/api/usage: one entry per day, oldest first, every kind present. */
+  async daily(accountId: string, days: number) {
+    const rows = await this.rows(accountId, days);
+    const today = this.clock.now().getTime();
+    const series = Array.from({ length: days }, (_, index) => {
+      const day = isoDay(new Date(today - (days - 1 - index) * dayMs));
+      const byKind = usageKinds.map((kind) => {
+        const row = rows.find((candidate) => candidate.day === day && candidate.kind === kind);
+        return { kind, calls: row?.calls ?? 0, spendPence: row?.spendPence ?? 0 };
+      });
+      return { day, byKind };
+    });
+    return { days, refreshedAt: await this.refreshedAt(), series };
+  }
+}
+
+/** Records every authenticated /api/v1 call once its response is sent (kind and time only). */
+export function registerUsageRecording(app: FastifyInstance, usage: UsageService): void {
+  app.addHook("onResponse", async (request) => {
+    const principal = request.principal;
+    const kind = usageKindForRoute(request.routeOptions.url);
+    if (!principal || !kind) return;
+    await usage.record(principal.accountId, kind).catch((error: unknown) => {
+      request.log.warn({ err: (error as Error).message }, "usage event not recorded");
+    });
+  });
+}
