@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/harness.ts";
+import { startTestApp, unlockData, type TestApp } from "../support/harness.ts";
 
 const chromiumPath = "/usr/bin/chromium";
 const haveChromium = existsSync(chromiumPath);
@@ -34,6 +34,7 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
     name: "Ada Developer",
   };
   let secret = "";
+  let billingAvailable = false;
 
   async function screenshot(name: string): Promise<void> {
     await page.screenshot({ path: path.join(screenshotDirectory, `${name}.png`), fullPage: true });
@@ -170,6 +171,7 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
       const billingStatus = await page.evaluate(() =>
         fetch("/platform/api/billing").then((response) => response.status),
       );
+      billingAvailable = billingStatus !== 404;
       await open("/billing");
       if (billingStatus === 404) {
         expect(await page.getByText("Billing is not available on this server yet").isVisible()).toBe(true);
@@ -220,8 +222,42 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
       ).toBe(true);
       await open("/billing");
       expect(await page.locator("#balance").textContent()).toBe("£10.00");
+
+      await page.getByLabel("When the balance falls below (£)").fill("0.20");
+      await page.getByRole("button", { name: "Save automatic top-up" }).click();
+      await page.getByText("Enter an amount between £0.50 and £50.00.").waitFor();
     },
   );
+
+  it("streams a genie chat in the playground and shows the cost", { timeout: journeyTimeoutMs }, async () => {
+    if (!billingAvailable) {
+      // Without payments the data can still be unlocked directly; the balance stays at zero.
+      const me = await page.evaluate(() => fetch("/platform/api/me").then((response) => response.json()));
+      await unlockData(app, (me as { account: { id: string } }).account.id);
+    }
+    await usePlaygroundKey(secret);
+    await page.getByRole("tab", { name: "Chat (streaming)" }).click();
+    await page.getByRole("button", { name: "Load subjects" }).click();
+    await page.locator("#chat-subject option[data-genie]").first().waitFor({ state: "attached" });
+    await page.getByLabel("Your message").fill("What is osmosis?");
+    await page.getByRole("button", { name: "Send (4p per reply)" }).click();
+    if (!billingAvailable) {
+      const error = page.locator("#panel-chat .api-error");
+      await error.waitFor();
+      expect(await error.textContent()).toMatch(/^402 insufficient_balance/);
+      return;
+    }
+    const cost = page.locator("#panel-chat .cost");
+    await cost.waitFor({ timeout: 20_000 });
+    expect(await cost.textContent()).toMatch(/Cost: £0\.04 · new balance: £9\.96/);
+    expect((await page.locator("#chat-log .bubble.assistant").textContent())?.length).toBeGreaterThan(0);
+    const events = (await page.locator("#chat-events").textContent()) ?? "";
+    expect(events).toMatch(/^start.*delta.*done$/s);
+    expect(await page.locator("#chat-log .attribution a").count()).toBe(1);
+    await screenshot("playground-chat");
+    await open("/dashboard");
+    expect(await page.locator("#balance").textContent()).toBe("£9.96");
+  });
 
   it(
     "revokes the key after confirmation and the playground sees it refused",
@@ -284,6 +320,33 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it("draws 30 days of usage as an inline SVG chart", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    await page.route("**/platform/api/usage?days=30", (route) =>
+      route.fulfill({
+        json: {
+          refreshedAt: new Date().toISOString(),
+          days: [
+            {
+              date: today,
+              byKind: [
+                { kind: "align", calls: 3, spendPence: 3 },
+                { kind: "genie_chat", calls: 2, spendPence: 8 },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    await open("/dashboard");
+    await page.unroute("**/platform/api/usage?days=30");
+    const chart = page.locator(".chart svg[role='img']");
+    expect(await chart.getAttribute("aria-label")).toContain("5 calls, £0.11 spent");
+    expect(await page.locator(".chart rect").count()).toBe(2);
+    expect(await page.locator(".legend").textContent()).toContain("Align: 3 calls, £0.03");
+    await screenshot("dashboard-chart");
+  });
+
   it("signs out and back in", async () => {
     await open("/dashboard");
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -296,6 +359,26 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: `Welcome, ${developer.name}` }).waitFor();
     await screenshot("signin-dashboard");
+  });
+
+  it("refunds a top-up and closes the account", { timeout: journeyTimeoutMs }, async () => {
+    await open("/billing");
+    if (!billingAvailable) {
+      await page.getByLabel(/I understand that every key is revoked/).check();
+      await page.getByRole("button", { name: "Close my account" }).click();
+      await page.getByText("Closing an account is not available on this server yet.").waitFor();
+      return;
+    }
+    await page.getByRole("button", { name: /^Refund £/ }).click();
+    await page.getByText(/^Refunded £\d+\.\d\d to your card\.$/).waitFor();
+    expect(await page.locator("#balance").textContent()).toBe("£0.00");
+    await screenshot("billing-refunded");
+
+    await page.getByRole("button", { name: "Close my account" }).click();
+    await page.getByText("Tick the box to confirm you want to close the account.").waitFor();
+    await page.getByLabel(/I understand that every key is revoked/).check();
+    await page.getByRole("button", { name: "Close my account" }).click();
+    await page.locator('main[data-route="/signin"]').waitFor();
   });
 
   it("ran without script errors or CSP violations", () => {

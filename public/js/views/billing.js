@@ -56,6 +56,7 @@ function statusBadge(topUp) {
     return h("span", { class: "badge bad" }, status === "failed" ? "Declined" : status);
   if (status === "succeeded" || status === "confirmed" || status === "paid")
     return h("span", { class: "badge good" }, "Paid");
+  if (status === "pending") return h("span", { class: "badge" }, "Awaiting payment");
   return h("span", { class: "badge" }, status.replace(/_/g, " "));
 }
 
