@@ -45,15 +45,17 @@ export async function loadUsage(days = 30) {
       calls: Number(entry.calls ?? 0),
       spendPence: Number(entry.spendPence ?? 0),
     });
-  const series = data.days ?? data.daily ?? data.series ?? data.byDay ?? [];
+  const series = [data.series, data.days, data.daily, data.byDay].find(Array.isArray) ?? [];
   for (const day of series) {
     const kinds = day.byKind ?? day.kinds;
-    if (Array.isArray(kinds)) for (const entry of kinds) push(day.date ?? day.day, entry.kind, entry);
-    else push(day.date ?? day.day, day.kind, day);
+    if (Array.isArray(kinds)) for (const entry of kinds) push(day.day ?? day.date, entry.kind, entry);
+    else push(day.day ?? day.date, day.kind, day);
   }
   if (!series.length && Array.isArray(data.byKind)) {
-    for (const kind of data.byKind)
-      for (const day of kind.days ?? kind.series ?? []) push(day.date ?? day.day, kind.kind, day);
+    for (const kind of data.byKind) {
+      for (const day of [kind.days, kind.series].find(Array.isArray) ?? [])
+        push(day.day ?? day.date, kind.kind, day);
+    }
   }
   return { available: true, failed: false, rows, refreshedAt: data.refreshedAt ?? null };
 }

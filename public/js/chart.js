@@ -22,12 +22,13 @@ export function usageChart(rows, days = 30, today = new Date()) {
       isoDay(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - offset))),
     );
   }
-  const kinds = [...new Set(rows.map((row) => row.kind))].sort();
+  // Only kinds with calls get a colour and a legend entry; the server lists every kind, used or not.
+  const kinds = [...new Set(rows.filter((row) => row.calls > 0).map((row) => row.kind))].sort();
   const byDay = new Map(dates.map((date) => [date, new Map()]));
   const totals = new Map(kinds.map((kind) => [kind, { calls: 0, spendPence: 0 }]));
   for (const row of rows) {
     const day = byDay.get(row.date);
-    if (!day) continue;
+    if (!day || row.calls === 0) continue;
     const entry = day.get(row.kind) ?? { calls: 0, spendPence: 0 };
     entry.calls += row.calls;
     entry.spendPence += row.spendPence;

@@ -325,13 +325,15 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
     await page.route("**/platform/api/usage?days=30", (route) =>
       route.fulfill({
         json: {
+          days: 30,
           refreshedAt: new Date().toISOString(),
-          days: [
+          series: [
             {
-              date: today,
+              day: today,
               byKind: [
                 { kind: "align", calls: 3, spendPence: 3 },
                 { kind: "genie_chat", calls: 2, spendPence: 8 },
+                { kind: "questions", calls: 0, spendPence: 0 },
               ],
             },
           ],

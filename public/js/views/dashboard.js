@@ -17,7 +17,15 @@ export const dashboardView = {
   title: "Dashboard",
   signedIn: true,
   async render({ account }) {
-    const [billing, usage] = await Promise.all([loadBilling(), loadUsage(30)]);
+    const [billing, usage] = await Promise.all([
+      loadBilling(),
+      // An unexpected usage shape costs the chart, not the page.
+      loadUsage(30).catch(() => ({
+        available: true,
+        failed: true,
+        result: { data: {}, status: "unreadable" },
+      })),
+    ]);
     const unlocked = billing.available && !billing.failed ? billing.dataUnlocked : account.dataUnlocked;
     const haveBilling = billing.available && !billing.failed;
     const prices = pricesFrom(haveBilling ? billing : null);
