@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import path from "node:path";
+import { devBootstrap } from "./billing/dev-bootstrap.ts";
 import { runCatalogueCheck } from "./catalogue/check-command.ts";
 import { ConfigError, parseConfig, type Config } from "./config.ts";
 import { createRuntime } from "./runtime.ts";
@@ -10,7 +11,8 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 const usage = `usage: syllabi <command>
   serve                 run the service (default configuration: PGlite in DATA_DIR, offline engine)
   migrate               apply database migrations and exit
-  catalogue check       validate every catalogue file and print counts`;
+  catalogue check       validate every catalogue file and print counts
+  dev bootstrap --email E   a developer, a key and a £10 embedded top-up; prints the key`;
 
 /** The composition root: the only place that reads the environment and handles signals. */
 async function serve(config: Config): Promise<number> {
@@ -52,10 +54,33 @@ async function migrate(config: Config): Promise<number> {
   }
 }
 
+async function bootstrap(config: Config): Promise<number> {
+  const emailIndex = rest.indexOf("--email");
+  const email = emailIndex >= 0 ? rest[emailIndex + 1] : undefined;
+  if (!email) {
+    print("usage: syllabi dev bootstrap --email E");
+    return 2;
+  }
+  const runtime = await createRuntime(config);
+  try {
+    const outcome = await devBootstrap(runtime, email);
+    if (!outcome.ok) {
+      process.stderr.write(`syllabi: ${outcome.reason}\n`);
+      return 1;
+    }
+    print(`account ${outcome.accountId}, balance ${outcome.balancePence}p`);
+    print(outcome.key);
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}
+
 async function main(): Promise<number> {
   const words = `${command ?? ""} ${rest[0] ?? ""}`.trim();
   if (words === "catalogue check") return runCatalogueCheck(print);
-  if (command !== "serve" && command !== "migrate") {
+  const isBootstrap = words === "dev bootstrap";
+  if (command !== "serve" && command !== "migrate" && !isBootstrap) {
     print(usage);
     return command === undefined || command === "help" ? 0 : 2;
   }
@@ -69,6 +94,7 @@ async function main(): Promise<number> {
     }
     throw error;
   }
+  if (isBootstrap) return bootstrap(config);
   return command === "serve" ? serve(config) : migrate(config);
 }
 
