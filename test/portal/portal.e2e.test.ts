@@ -75,7 +75,7 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
       ],
     });
     page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(15_000);
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => {
       if (message.type() === "error" && /Content Security Policy/i.test(message.text()))
@@ -199,7 +199,7 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
             await open("/billing");
             return page.locator("#balance").textContent();
           },
-          { timeout: 20_000, interval: 500 },
+          { timeout: 30_000, interval: 500 },
         )
         .toBe("£10.00");
       expect(await page.locator("#data-status").textContent()).toBe("Unlocked");
@@ -248,7 +248,7 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
       return;
     }
     const cost = page.locator("#panel-chat .cost");
-    await cost.waitFor({ timeout: 20_000 });
+    await cost.waitFor({ timeout: 30_000 });
     expect(await cost.textContent()).toMatch(/Cost: £0\.04 · new balance: £9\.96/);
     expect((await page.locator("#chat-log .bubble.assistant").textContent())?.length).toBeGreaterThan(0);
     const events = (await page.locator("#chat-events").textContent()) ?? "";
