@@ -260,6 +260,46 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
   });
 
   it(
+    "aligns text, chats with a custom genie and generates questions, each with its cost",
+    { timeout: journeyTimeoutMs },
+    async () => {
+      await usePlaygroundKey(secret);
+      await page.getByRole("tab", { name: "Align" }).click();
+      await page.locator("#panel-align").getByRole("button", { name: "Load subjects" }).click();
+      await page.locator("#align-subject option").nth(1).waitFor({ state: "attached" });
+      await page.getByRole("button", { name: "Align (1p)" }).click();
+      if (!billingAvailable) {
+        const error = page.locator("#panel-align .api-error");
+        await error.waitFor();
+        expect(await error.textContent()).toMatch(/^402 insufficient_balance/);
+        return;
+      }
+      await page.locator("#panel-align .cost").waitFor();
+      expect(await page.locator("#panel-align .cost").textContent()).toMatch(
+        /Cost: £0\.01 · new balance: £9\.95/,
+      );
+      expect(await page.locator("#panel-align ol li").count()).toBeGreaterThan(0);
+
+      await page.getByRole("tab", { name: "Chat (streaming)" }).click();
+      await page.getByRole("button", { name: "New conversation" }).click();
+      await page.getByLabel("Chat with").selectOption("custom");
+      await page.getByLabel("Your message").fill("Can you explain diffusion?");
+      await page.getByRole("button", { name: "Send (4p per reply)" }).click();
+      await page.locator("#panel-chat .cost").waitFor({ timeout: 30_000 });
+      expect(await page.locator("#panel-chat .cost").textContent()).toMatch(/new balance: £9\.91/);
+
+      await page.getByRole("tab", { name: "Questions" }).click();
+      await page.getByRole("button", { name: "Generate (8p)" }).click();
+      await page.locator("#panel-questions .cost").waitFor({ timeout: 30_000 });
+      expect(await page.locator("#panel-questions .cost").textContent()).toMatch(
+        /Cost: £0\.08 · new balance: £9\.83/,
+      );
+      expect(await page.locator("#panel-questions > form > div > ol > li").count()).toBe(3);
+      await screenshot("playground-questions");
+    },
+  );
+
+  it(
     "revokes the key after confirmation and the playground sees it refused",
     { timeout: journeyTimeoutMs },
     async () => {

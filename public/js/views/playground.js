@@ -446,7 +446,12 @@ function questionsPanel() {
           h(
             "li",
             {},
-            h("p", {}, question.question, question.marks ? ` [${question.marks} marks]` : ""),
+            h(
+              "p",
+              {},
+              question.question,
+              question.marks ? ` [${question.marks} ${question.marks === 1 ? "mark" : "marks"}]` : "",
+            ),
             question.options
               ? h(
                   "ol",
