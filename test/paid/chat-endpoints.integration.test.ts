@@ -1,26 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createDeveloper, startTestApp, type TestApp } from "../support/harness.ts";
+import { balanceOf as balanceIn, fundedDeveloper as fundDeveloper } from "../support/funding.ts";
+import { api, startTestApp, type TestApp } from "../support/harness.ts";
 
 let app: TestApp;
-
-/** Credits a confirmed top-up through the ledger, as the payment webhook does. */
-async function fund(accountId: string, amountPence: number): Promise<void> {
-  const ledger = app.runtime.ledger;
-  const topUpId = await ledger.openTopUp({ accountId, amountPence, method: "manual", checkoutId: null });
-  await ledger.creditTopUp(topUpId, `pay_test_${topUpId}`);
-  await app.runtime.keys.announceAccountChange(accountId);
-}
-
-async function fundedDeveloper(pence = 1000) {
-  const developer = await createDeveloper(app);
-  if (pence > 0) await fund(developer.accountId, pence);
-  return developer;
-}
-
-async function balanceOf(key: string): Promise<number> {
-  const account = await api(app, key, "GET", "/api/v1/account");
-  return (account.json.billing as { balancePence: number }).balancePence;
-}
+const fundedDeveloper = (pence?: number) => fundDeveloper(app, pence);
+const balanceOf = (key: string) => balanceIn(app, key);
 
 function parseNdjson(text: string): Record<string, unknown>[] {
   return text
