@@ -127,15 +127,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ...(config.AI_API_KEY ? { apiKey: config.AI_API_KEY } : {}),
       ...(config.AI_EMBEDDING_MODEL ? { embeddingModel: config.AI_EMBEDDING_MODEL } : {}),
     });
+    // The embedding aligner fuses with the lexical ranking: hand it the offline aligner so the index is built once.
+    const offlineAligner = createOfflineAligner(catalogue);
     const aligner =
       modelSetup.kind === "model" && modelSetup.embeddingModel
         ? createEmbeddingAligner({
             snapshot: catalogue,
             embeddingModel: modelSetup.embeddingModel,
             cache: createMemoryEmbeddingCache(),
+            lexical: offlineAligner,
           })
-        : createOfflineAligner(catalogue);
-    const questionWriter = createQuestionWriter({ setup: modelSetup, catalogue });
+        : offlineAligner;
+    const modelTimeouts = {
+      firstTokenMs: Math.min(15_000, config.AI_TIMEOUT_MS),
+      totalMs: config.AI_TIMEOUT_MS,
+    };
+    const questionWriter = createQuestionWriter({ setup: modelSetup, catalogue, timeouts: modelTimeouts });
     const publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     let builtApp: FastifyInstance | null = null;
     const billing = await createBillingRuntime({
@@ -170,7 +177,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         registerQuestionsRoute(api, { catalogue, writer: questionWriter, charging: ledger });
         registerChatRoutes(api, {
           catalogue,
-          engine: createTutorEngine({ setup: modelSetup, catalogue }),
+          engine: createTutorEngine({ setup: modelSetup, catalogue, timeouts: modelTimeouts }),
           retriever: createNoteRetriever(catalogue),
           charging: ledger,
           attribution: { text: "Tutoring powered by Syllabi", url: publicUrl },
