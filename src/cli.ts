@@ -11,7 +11,7 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 const usage = `usage: syllabi <command>
   serve                 run the service (default configuration: PGlite in DATA_DIR, offline engine)
   migrate               apply database migrations and exit
-  catalogue check       validate every catalogue file and print counts
+  catalogue check [dir] validate every catalogue file (or those in dir) and print counts
   dev bootstrap --email E   a developer, a key and a £10 embedded top-up; prints the key`;
 
 /** The composition root: the only place that reads the environment and handles signals. */
@@ -78,7 +78,7 @@ async function bootstrap(config: Config): Promise<number> {
 
 async function main(): Promise<number> {
   const words = `${command ?? ""} ${rest[0] ?? ""}`.trim();
-  if (words === "catalogue check") return runCatalogueCheck(print);
+  if (words === "catalogue check") return runCatalogueCheck(print, rest[1]);
   const isBootstrap = words === "dev bootstrap";
   if (command !== "serve" && command !== "migrate" && !isBootstrap) {
     print(usage);
