@@ -2,7 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { jsonSchemaTransform, serializerCompiler } from "fastify-type-provider-zod";
+import { serializerCompiler } from "fastify-type-provider-zod";
 
 import type { AccountService } from "./accounts/account-service.ts";
 import {
@@ -22,7 +22,7 @@ import { registerAccountRoutes } from "./platform/account-routes.ts";
 import { registerCsrf } from "./platform/csrf.ts";
 import { registerKeyRoutes } from "./platform/key-routes.ts";
 import type { Storage } from "./storage/database.ts";
-import { openApiInfo } from "./http/openapi.ts";
+import { documentIdempotency, openApiInfo } from "./http/openapi.ts";
 
 /** Everything the HTTP layer needs, built by the composition root (or a test harness). */
 export interface AppDependencies {
@@ -83,7 +83,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
 
   await app.register(fastifySwagger, {
     openapi: openApiInfo(dependencies.publicUrl),
-    transform: jsonSchemaTransform,
+    transform: documentIdempotency,
     hideUntagged: true,
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/docs", staticCSP: true });

@@ -11,6 +11,7 @@ import { createMemoryEmbeddingCache } from "./align/embedding-cache.ts";
 import { createOfflineAligner } from "./align/offline-aligner.ts";
 import { registerAlignRoute } from "./align/align-route.ts";
 import { registerAccountRoute } from "./billing/account-route.ts";
+import { registerIdempotency } from "./billing/idempotency-http.ts";
 import { createBillingRuntime, type BillingRuntime } from "./billing/compose.ts";
 import { Ledger } from "./billing/ledger.ts";
 import { PriceBook } from "./billing/price-book.ts";
@@ -172,6 +173,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       trustProxy: config.TRUST_PROXY,
       registerApiRoutes: (api) => {
         billing.registerApiHooks(api);
+        registerIdempotency(api, billing.idempotency);
         registerCatalogueRoutes(api, { catalogue });
         registerAlignRoute(api, { catalogue, aligner, charging: ledger });
         registerQuestionsRoute(api, { catalogue, writer: questionWriter, charging: ledger });

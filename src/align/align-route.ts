@@ -23,7 +23,10 @@ export function registerAlignRoute(
   app.withTypeProvider<ZodTypeProvider>().post(
     `${apiPrefix}/align`,
     {
-      config: { guard: { scope: "align", ai: true, requiresDataUnlock: false, endpoint: "align" } },
+      config: {
+        guard: { scope: "align", ai: true, requiresDataUnlock: false, endpoint: "align" },
+        idempotency: "replay",
+      },
       schema: {
         tags: ["Tutoring"],
         summary: "Align a teacher's text to a subject's subtopics (1p)",

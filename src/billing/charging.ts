@@ -28,4 +28,27 @@ export interface Charging {
   commit(reservation: Reservation): Promise<{ chargedPence: number; balancePence: number }>;
   /** Returns a reservation in full; returns the balance after it. Idempotent. */
   release(reservation: Reservation): Promise<{ balancePence: number }>;
+  /** The live balance, for responses that charge nothing. */
+  balance(accountId: string): Promise<number>;
+}
+
+/**
+ * Charging that takes nothing: used when an Idempotency-Key repeat must be answered again (a chat turn, whose
+ * text we never keep) without a second charge. The usage it reports is 0p and the live balance.
+ */
+export function freeOfCharge(charging: Charging): Charging {
+  const settle = async (reservation: Reservation) => ({
+    chargedPence: 0,
+    balancePence: await charging.balance(reservation.accountId),
+  });
+  return {
+    reserve: async ({ accountId, kind, requestId }) => ({
+      ok: true,
+      reservation: { id: `free_${requestId}`, accountId, kind, pricePence: 0 },
+      balancePence: await charging.balance(accountId),
+    }),
+    commit: settle,
+    release: settle,
+    balance: (accountId) => charging.balance(accountId),
+  };
 }

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { Clock } from "../shared/ids.ts";
 import type { Database } from "../storage/database.ts";
 import { idempotencyKeys } from "../storage/schema.ts";
 
 export const idempotencyTtlMs = 24 * 60 * 60 * 1000;
+/** A key still in flight after this long belonged to an instance that died mid-call; it may be claimed again. */
+export const idempotencyInFlightMs = 10 * 60 * 1000;
 
 export type IdempotencyBegin =
   { kind: "new" } | { kind: "replay"; status: number; body: unknown } | { kind: "conflict" };
@@ -24,6 +26,7 @@ export class IdempotencyStore {
   async begin(input: { accountId: string; key: string; bodyHash: string }): Promise<IdempotencyBegin> {
     const now = this.clock.now();
     const expiredBefore = new Date(now.getTime() - idempotencyTtlMs);
+    const abandonedBefore = new Date(now.getTime() - idempotencyInFlightMs);
     // An expired record is claimed afresh, as if the key had never been used.
     const claimed = await this.db
       .insert(idempotencyKeys)
@@ -37,7 +40,10 @@ export class IdempotencyStore {
           responseBody: null,
           createdAt: now,
         },
-        setWhere: lt(idempotencyKeys.createdAt, expiredBefore),
+        setWhere: or(
+          lt(idempotencyKeys.createdAt, expiredBefore),
+          and(eq(idempotencyKeys.state, "in_flight"), lt(idempotencyKeys.createdAt, abandonedBefore)),
+        ),
       })
       .returning({ key: idempotencyKeys.key });
     if (claimed.length > 0) return { kind: "new" };

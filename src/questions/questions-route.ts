@@ -38,7 +38,10 @@ export function registerQuestionsRoute(
   app.withTypeProvider<ZodTypeProvider>().post(
     `${apiPrefix}/questions/generate`,
     {
-      config: { guard: { scope: "questions", ai: true, requiresDataUnlock: false, endpoint: "questions" } },
+      config: {
+        guard: { scope: "questions", ai: true, requiresDataUnlock: false, endpoint: "questions" },
+        idempotency: "replay",
+      },
       schema: {
         tags: ["Tutoring"],
         summary: "Generate an exam-style question set (8p)",

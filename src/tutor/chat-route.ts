@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { freeOfCharge } from "../billing/charging.ts";
 import type { CatalogueSnapshot } from "../catalogue/model.ts";
 import { apiPrefix } from "../http/api-conventions.ts";
 import { principalOf } from "../http/api-guard.ts";
@@ -40,8 +41,13 @@ async function answer(
   reply: FastifyReply,
 ) {
   let events: AsyncGenerator<ChatEvent>;
+  // A repeated Idempotency-Key: the turn is answered again (we keep no conversation text) but never charged twice.
+  const charging = request.answerAgainFree ? freeOfCharge(dependencies.charging) : dependencies.charging;
   try {
-    events = await startChatTurn(dependencies, { ...turn, signal: abortOnClose(request, reply) });
+    events = await startChatTurn(
+      { ...dependencies, charging },
+      { ...turn, signal: abortOnClose(request, reply) },
+    );
   } catch (error) {
     throw toApiErrorFromModel(error);
   }
@@ -102,7 +108,7 @@ export function registerChatRoutes(
   routes.post(
     `${apiPrefix}/genies/:shortName/chat`,
     {
-      config: { guard: chatGuard("genie_chat") },
+      config: { guard: chatGuard("genie_chat"), idempotency: "answer-again" },
       schema: {
         tags: ["Tutoring"],
         summary: "Chat with a subject genie (4p per reply)",
@@ -129,7 +135,7 @@ export function registerChatRoutes(
   routes.post(
     `${apiPrefix}/chat`,
     {
-      config: { guard: chatGuard("chat") },
+      config: { guard: chatGuard("chat"), idempotency: "answer-again" },
       schema: {
         tags: ["Tutoring"],
         summary: "Chat with the general study tutor, optionally as a custom tutor (4p per reply)",
