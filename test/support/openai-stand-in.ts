@@ -13,6 +13,8 @@ export type StandInReply =
       text: string;
       chunkSize?: number;
       usage?: { promptTokens: number; completionTokens: number };
+      /** A pause before each streamed chunk, as a slow model produces tokens. */
+      chunkDelayMs?: number;
     }
   /** A structured-output answer: JSON content, or a tool call when the request forced one. */
   | { kind: "json"; value: unknown }
@@ -145,7 +147,16 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
         return;
       }
       case "text":
-        return sendContent(response, body, id, model, reply.text, reply.chunkSize ?? 6, reply.usage);
+        return sendContent(
+          response,
+          body,
+          id,
+          model,
+          reply.text,
+          reply.chunkSize ?? 6,
+          reply.usage,
+          reply.chunkDelayMs,
+        );
       case "raw":
         return sendContent(response, body, id, model, reply.content, 16);
       case "json": {
@@ -254,7 +265,7 @@ function usageOf(
   };
 }
 
-function sendContent(
+async function sendContent(
   response: ServerResponse,
   body: ChatCompletionBody,
   id: string,
@@ -262,7 +273,8 @@ function sendContent(
   text: string,
   chunkSize: number,
   usage?: { promptTokens: number; completionTokens: number },
-): void {
+  chunkDelayMs = 0,
+): Promise<void> {
   if (!body.stream) {
     return sendJson(response, 200, {
       id,
@@ -275,8 +287,12 @@ function sendContent(
   }
   startSse(response);
   writeSse(response, chunkPayload(id, model, { role: "assistant", content: "" }, null));
-  for (const piece of chunk(text, chunkSize))
+  for (const piece of chunk(text, chunkSize)) {
+    if (chunkDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
+    // The client hung up (our service stopped reading the model): stop generating, as a provider does.
+    if (response.destroyed || response.writableEnded) return;
     writeSse(response, chunkPayload(id, model, { content: piece }, null));
+  }
   writeSse(response, chunkPayload(id, model, {}, "stop"));
   if (body.stream_options?.include_usage) {
     writeSse(response, {
