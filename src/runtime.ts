@@ -159,6 +159,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       smtpUrl: config.SMTP_URL,
       mailFrom: config.MAIL_FROM,
       app: () => builtApp,
+      onError: (error) => logger.warn({ err: (error as Error).message }, "billing background work failed"),
     });
 
     const app = await buildApp({
@@ -175,13 +176,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         billing.registerApiHooks(api);
         registerIdempotency(api, billing.idempotency);
         registerCatalogueRoutes(api, { catalogue });
-        registerAlignRoute(api, { catalogue, aligner, charging: ledger });
-        registerQuestionsRoute(api, { catalogue, writer: questionWriter, charging: ledger });
+        registerAlignRoute(api, { catalogue, aligner, charging: billing.charging });
+        registerQuestionsRoute(api, { catalogue, writer: questionWriter, charging: billing.charging });
         registerChatRoutes(api, {
           catalogue,
           engine: createTutorEngine({ setup: modelSetup, catalogue, timeouts: modelTimeouts }),
           retriever: createNoteRetriever(catalogue),
-          charging: ledger,
+          charging: billing.charging,
           attribution: { text: "Tutoring powered by Syllabi", url: publicUrl },
           onSafeguarding: (category, severity) => metrics.safeguardingEvents.inc({ category, severity }),
         });
@@ -190,7 +191,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           keys,
           prices: () => priceBook.listAt(clock.now()),
           usageSummary: (accountId) => billing.usage.summary(accountId),
-          autoTopUp: (accountId) => billing.billing.autoTopUpSettings(accountId),
+          autoTopUp: (accountId) => billing.autoTopUp.settings(accountId),
         });
       },
       registerPlatformRoutes: (platform) => billing.registerPlatformRoutes(platform),
@@ -199,7 +200,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     builtApp = app;
     closers.unshift(() => app.close());
     const stopBilling = billing.startBackgroundWork();
-    closers.unshift(async () => stopBilling());
+    closers.unshift(() => stopBilling());
 
     return {
       app,

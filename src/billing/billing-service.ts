@@ -6,7 +6,9 @@ import type { Clock } from "../shared/ids.ts";
 import { newId } from "../shared/ids.ts";
 import type { Database } from "../storage/database.ts";
 import { accounts, billingSettings, paymentEvents, topUps } from "../storage/schema.ts";
-import { refundWindowMs, type Ledger } from "./ledger.ts";
+import type { AutoTopUpService } from "./auto-top-up.ts";
+import { refundWindowMs, type CreditOutcome, type Ledger } from "./ledger.ts";
+import type { SubscriptionService } from "./subscriptions.ts";
 
 export type WebhookOutcome = "acted" | "duplicate" | "ignored";
 
@@ -27,6 +29,8 @@ export class BillingService {
       provider: PaymentProvider;
       keys: KeyService;
       mailer: Mailer;
+      subscriptions: SubscriptionService;
+      autoTopUp: AutoTopUpService;
     },
   ) {}
 
@@ -45,6 +49,11 @@ export class BillingService {
       topUpId,
     });
     return checkout;
+  }
+
+  /** Opens the provider's page for saving a card; the card is recorded when its webhook arrives. */
+  startPaymentMethodSetup(accountId: string): Promise<{ checkoutId: string; url: string }> {
+    return this.options.provider.savePaymentMethod({ accountId });
   }
 
   /** A verified provider event. Acting is idempotent by top-up and payment id; the event id is recorded after. */
@@ -66,38 +75,76 @@ export class BillingService {
   }
 
   private async act(event: PaymentEvent): Promise<WebhookOutcome> {
-    if (event.type === "payment_method.saved") {
-      await this.options.db
-        .insert(billingSettings)
-        .values({
-          accountId: event.data.accountId,
-          paymentMethodId: event.data.paymentMethodId,
-          paymentMethodLast4: event.data.last4,
-        })
-        .onConflictDoUpdate({
-          target: billingSettings.accountId,
-          set: { paymentMethodId: event.data.paymentMethodId, paymentMethodLast4: event.data.last4 },
-        });
-      return "acted";
+    switch (event.type) {
+      case "payment_method.saved":
+        return this.savePaymentMethod(event.data);
+      case "checkout.completed":
+        return this.completeCheckout(event.data);
+      case "checkout.failed":
+        return this.failCheckout(event.data);
+      case "subscription.period_paid": {
+        const credited = await this.options.subscriptions.periodPaid(event.data);
+        return this.afterCredit(credited, "monthly top-up");
+      }
+      case "subscription.updated":
+        return (await this.options.subscriptions.applyUpdate(event.data)) === "applied" ? "acted" : "ignored";
     }
-    const topUpId = event.data.metadata.topUpId;
-    if (event.data.status !== "paid" || !event.data.paymentId || !topUpId) return "ignored";
-    const [topUp] = await this.options.db.select().from(topUps).where(eq(topUps.id, topUpId));
-    // The event must match the top-up it names, amount included.
-    if (!topUp || topUp.amountPence !== event.data.amountPence) return "ignored";
-    const [samePayment] = await this.options.db
-      .select({ id: topUps.id })
-      .from(topUps)
-      .where(eq(topUps.paymentId, event.data.paymentId));
-    if (samePayment) return "duplicate";
-    const credited = await this.options.ledger.creditTopUp(topUpId, event.data.paymentId);
-    if (credited.kind !== "credited") return "duplicate";
-    if (credited.firstTopUp) await this.options.keys.announceAccountChange(credited.accountId);
-    await this.sendReceipt(credited.accountId, topUpId, credited.amountPence, credited.balancePence);
+  }
+
+  private async savePaymentMethod(
+    data: Extract<PaymentEvent, { type: "payment_method.saved" }>["data"],
+  ): Promise<WebhookOutcome> {
+    const card = {
+      paymentMethodId: data.paymentMethodId,
+      paymentMethodLast4: data.last4,
+      paymentMethodBrand: data.brand ?? null,
+    };
+    await this.options.db
+      .insert(billingSettings)
+      .values({ accountId: data.accountId, ...card })
+      .onConflictDoUpdate({ target: billingSettings.accountId, set: card });
     return "acted";
   }
 
-  private async sendReceipt(accountId: string, topUpId: string, amountPence: number, balancePence: number) {
+  private async completeCheckout(
+    data: Extract<PaymentEvent, { type: "checkout.completed" }>["data"],
+  ): Promise<WebhookOutcome> {
+    const topUpId = data.metadata.topUpId;
+    if (data.status !== "paid" || !data.paymentId || !topUpId) return "ignored";
+    const [topUp] = await this.options.db.select().from(topUps).where(eq(topUps.id, topUpId));
+    // The event must match the top-up it names, amount included.
+    if (!topUp || topUp.amountPence !== data.amountPence) return "ignored";
+    const [samePayment] = await this.options.db
+      .select({ id: topUps.id })
+      .from(topUps)
+      .where(eq(topUps.paymentId, data.paymentId));
+    if (samePayment) return "duplicate";
+    const credited = await this.options.ledger.creditTopUp(topUpId, data.paymentId);
+    return this.afterCredit(credited, topUp.method === "automatic" ? "automatic top-up" : "top-up");
+  }
+
+  /** A payment that can no longer succeed: an automatic top-up's refusal switches automatic top-up off. */
+  private async failCheckout(
+    data: Extract<PaymentEvent, { type: "checkout.failed" }>["data"],
+  ): Promise<WebhookOutcome> {
+    const topUpId = data.metadata.topUpId;
+    if (!topUpId) return "ignored";
+    const [topUp] = await this.options.db.select().from(topUps).where(eq(topUps.id, topUpId));
+    if (!topUp || topUp.status !== "pending") return "ignored";
+    if (topUp.method === "automatic")
+      await this.options.autoTopUp.declined(topUpId, data.reason, data.message);
+    else await this.options.ledger.failTopUp(topUpId, data.reason);
+    return "acted";
+  }
+
+  private async afterCredit(credited: CreditOutcome & { topUpId?: string }, what: string) {
+    if (credited.kind !== "credited") return "duplicate";
+    if (credited.firstTopUp) await this.options.keys.announceAccountChange(credited.accountId);
+    await this.sendReceipt(credited.accountId, what, credited.amountPence, credited.balancePence);
+    return "acted";
+  }
+
+  private async sendReceipt(accountId: string, what: string, amountPence: number, balancePence: number) {
     const [account] = await this.options.db
       .select({ email: accounts.email })
       .from(accounts)
@@ -106,8 +153,8 @@ export class BillingService {
     await this.options.mailer.send({
       accountId,
       to: account.email,
-      subject: `Receipt: ${formatPounds(amountPence)} top-up`,
-      text: `We received your top-up of ${formatPounds(amountPence)} (${topUpId}). Your balance is now ${formatPounds(balancePence)}.`,
+      subject: `Receipt: ${formatPounds(amountPence)} ${what}`,
+      text: `We received your ${what} of ${formatPounds(amountPence)}. Your balance is now ${formatPounds(balancePence)}.`,
     });
   }
 
@@ -161,38 +208,24 @@ export class BillingService {
       dataUnlocked: Boolean(account?.dataUnlockedAt),
       lifetimeSpendPence: account?.lifetimeSpendPence ?? 0,
       currency: "GBP",
+      provider: this.options.provider.name,
       topUps: lots.map((lot) => ({
         id: lot.id,
         amountPence: lot.amountPence,
         method: lot.method,
         status: lot.status,
+        failureReason: lot.failureReason,
         createdAt: lot.createdAt.toISOString(),
         confirmedAt: lot.confirmedAt?.toISOString() ?? null,
         refundablePence:
           lot.confirmedAt && now - lot.confirmedAt.getTime() <= refundWindowMs ? lot.remainingPence : 0,
         refundedPence: lot.refundedPence,
       })),
-      subscription: settings?.subscriptionId
-        ? { amountPence: settings.subscriptionAmountPence, status: settings.subscriptionStatus }
+      subscription: await this.options.subscriptions.summary(accountId),
+      autoTopUp: await this.options.autoTopUp.settings(accountId),
+      paymentMethod: settings?.paymentMethodId
+        ? { last4: settings.paymentMethodLast4, brand: settings.paymentMethodBrand }
         : null,
-      autoTopUp: {
-        enabled: settings?.autoTopUpEnabled ?? false,
-        thresholdPence: settings?.autoTopUpThresholdPence ?? null,
-        amountPence: settings?.autoTopUpAmountPence ?? null,
-      },
-      paymentMethod: settings?.paymentMethodId ? { last4: settings.paymentMethodLast4 } : null,
-    };
-  }
-
-  async autoTopUpSettings(accountId: string) {
-    const [settings] = await this.options.db
-      .select()
-      .from(billingSettings)
-      .where(eq(billingSettings.accountId, accountId));
-    return {
-      enabled: settings?.autoTopUpEnabled ?? false,
-      thresholdPence: settings?.autoTopUpThresholdPence ?? null,
-      amountPence: settings?.autoTopUpAmountPence ?? null,
     };
   }
 }

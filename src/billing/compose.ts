@@ -6,16 +6,20 @@ import { OutboxMailer, SmtpMailer, type Mailer } from "../mail/mailer.ts";
 import { registerMessageRoutes } from "../mail/routes.ts";
 import { EmbeddedPaymentProvider } from "../payments/embedded/embedded-provider.ts";
 import { registerEmbeddedPayRoutes } from "../payments/embedded/routes.ts";
+import type { PaymentProvider } from "../payments/provider.ts";
 import { registerPaymentWebhook } from "../payments/webhook-route.ts";
 import type { Clock } from "../shared/ids.ts";
 import type { Storage } from "../storage/database.ts";
 import { registerUsageRoutes } from "../usage/routes.ts";
 import { registerUsageRecording, rollupCycleMs, UsageService } from "../usage/usage.ts";
+import { AutoTopUpService, chargingWithAutoTopUp } from "./auto-top-up.ts";
 import { BillingService } from "./billing-service.ts";
+import type { Charging } from "./charging.ts";
 import { IdempotencyStore } from "./idempotency.ts";
 import { Ledger } from "./ledger.ts";
 import { PriceBook } from "./price-book.ts";
 import { registerBillingPlatformRoutes } from "./platform-routes.ts";
+import { SubscriptionService } from "./subscriptions.ts";
 
 /** A reservation still held this long means the instance died mid-call: our fault, so it is returned. */
 export const staleReservationMs = 10 * 60 * 1000;
@@ -25,7 +29,13 @@ export interface BillingRuntime {
   priceBook: PriceBook;
   idempotency: IdempotencyStore;
   billing: BillingService;
-  provider: EmbeddedPaymentProvider;
+  subscriptions: SubscriptionService;
+  autoTopUp: AutoTopUpService;
+  /** What the paid routes charge through: the ledger, watched for automatic top-up. */
+  charging: Charging;
+  provider: PaymentProvider;
+  /** The embedded processor, when it is the provider (development, tests, `dev bootstrap`). */
+  embedded: EmbeddedPaymentProvider | null;
   mailer: Mailer;
   usage: UsageService;
   /** Records usage on every authenticated /api/v1 call; call before the API routes are registered. */
@@ -34,8 +44,8 @@ export interface BillingRuntime {
   registerPlatformRoutes(platform: FastifyInstance): void;
   /** The provider's pages and the webhook: outside the CSRF scope. */
   registerRootRoutes(app: FastifyInstance): Promise<void>;
-  /** Starts the sweeper and the webhook retries; returns the stopper. */
-  startBackgroundWork(): () => void;
+  /** Starts the sweeper, webhook retries, renewals and automatic top-up retries; returns the stopper. */
+  startBackgroundWork(): () => Promise<void>;
 }
 
 /** The embedded provider's webhook secret, derived from the server pepper so every instance agrees. */
@@ -58,6 +68,8 @@ export async function createBillingRuntime(options: {
   mailFrom: string;
   /** Where the embedded provider posts its webhooks: the app, once built. */
   app: () => FastifyInstance | null;
+  /** Background failures (an automatic top-up that could not be attempted) go here. */
+  onError: (error: unknown) => void;
 }): Promise<BillingRuntime> {
   const { storage, clock } = options;
   const priceBook = options.priceBook ?? new PriceBook(storage.db);
@@ -85,6 +97,15 @@ export async function createBillingRuntime(options: {
       return response.statusCode;
     },
   });
+  const subscriptions = new SubscriptionService({ db: storage.db, clock, ledger, provider });
+  const autoTopUp = new AutoTopUpService({
+    db: storage.db,
+    clock,
+    ledger,
+    provider,
+    mailer,
+    onError: options.onError,
+  });
   const billing = new BillingService({
     db: storage.db,
     clock,
@@ -92,6 +113,8 @@ export async function createBillingRuntime(options: {
     provider,
     keys: options.keys,
     mailer,
+    subscriptions,
+    autoTopUp,
   });
 
   const usage = new UsageService(storage.db, clock);
@@ -101,13 +124,22 @@ export async function createBillingRuntime(options: {
     priceBook,
     idempotency: new IdempotencyStore(storage.db, clock),
     billing,
+    subscriptions,
+    autoTopUp,
+    charging: chargingWithAutoTopUp(ledger, autoTopUp),
     provider,
+    embedded: provider,
     mailer,
     usage,
     registerApiHooks: (app) => registerUsageRecording(app, usage),
     registerPlatformRoutes: (platform) => {
       registerUsageRoutes(platform, { accounts: options.accounts, usage });
-      registerBillingPlatformRoutes(platform, { accounts: options.accounts, billing });
+      registerBillingPlatformRoutes(platform, {
+        accounts: options.accounts,
+        billing,
+        subscriptions,
+        autoTopUp,
+      });
       registerMessageRoutes(platform, { accounts: options.accounts, db: storage.db });
     },
     registerRootRoutes: async (app) => {
@@ -118,10 +150,16 @@ export async function createBillingRuntime(options: {
       const timers = [
         setInterval(() => void ledger.sweepStaleReservations(staleReservationMs).catch(() => {}), 60_000),
         setInterval(() => void provider.deliverDue().catch(() => {}), 5_000),
+        setInterval(() => void provider.renewDue().catch(options.onError), 60_000),
+        setInterval(() => void autoTopUp.retryStale().catch(options.onError), 60_000),
         setInterval(() => void usage.runCycle().catch(() => {}), rollupCycleMs),
       ];
       for (const timer of timers) timer.unref();
-      return () => timers.forEach((timer) => clearInterval(timer));
+      // Stopping waits for automatic top-ups already under way, so none is cut off mid-charge.
+      return async () => {
+        timers.forEach((timer) => clearInterval(timer));
+        await autoTopUp.drain();
+      };
     },
   };
 }

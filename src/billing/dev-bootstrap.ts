@@ -10,6 +10,9 @@ export type BootstrapOutcome =
  * (checkout, success card, signed webhook), so a fresh machine can call the API at once.
  */
 export async function devBootstrap(runtime: Runtime, email: string): Promise<BootstrapOutcome> {
+  const embedded = runtime.billing.embedded;
+  if (!embedded)
+    return { ok: false, reason: "dev bootstrap pays through the embedded provider; unset STRIPE_*" };
   const account = await runtime.accounts.register({
     email,
     password: randomBase62(24),
@@ -20,7 +23,7 @@ export async function devBootstrap(runtime: Runtime, email: string): Promise<Boo
   const created = await runtime.keys.create(account.id, { name: "bootstrap" });
   if (created === "limit_reached") return { ok: false, reason: "key limit reached" };
   const checkout = await runtime.billing.billing.startCheckout(account.id, 1000);
-  const paid = await runtime.billing.provider.settle(checkout.checkoutId, testCards.success);
+  const paid = await embedded.settle(checkout.checkoutId, testCards.success);
   if (paid.kind !== "paid") return { ok: false, reason: `payment failed: ${paid.kind}` };
   const balancePence = await runtime.billing.ledger.balance(account.id);
   if (balancePence < 1000) return { ok: false, reason: "the top-up webhook was not acknowledged" };

@@ -67,58 +67,125 @@ export class Ledger implements Charging {
     return id;
   }
 
-  async failTopUp(topUpId: string): Promise<void> {
-    await this.db
+  /**
+   * Marks a pending top-up failed (declined, expired). Answers the row when this call made the change, so
+   * whatever follows a failure (an email, switching automatic top-up off) happens once.
+   */
+  async failTopUp(
+    topUpId: string,
+    reason: string,
+  ): Promise<{ accountId: string; method: string; amountPence: number } | null> {
+    const [failed] = await this.db
       .update(topUps)
-      .set({ status: "failed" })
-      .where(and(eq(topUps.id, topUpId), eq(topUps.status, "pending")));
+      .set({ status: "failed", failureReason: reason })
+      .where(and(eq(topUps.id, topUpId), eq(topUps.status, "pending")))
+      .returning({ accountId: topUps.accountId, method: topUps.method, amountPence: topUps.amountPence });
+    return failed ?? null;
   }
 
-  /** Confirms a pending top-up: a new lot, a credit entry and the balance, in one transaction, once. */
+  /**
+   * Confirms a top-up: a new lot, a credit entry and the balance, in one transaction, once. A top-up marked
+   * failed is still credited if its payment arrives after all: money received is never left uncredited.
+   */
   async creditTopUp(topUpId: string, paymentId: string): Promise<CreditOutcome> {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
+      const [named] = await tx
+        .select({ accountId: topUps.accountId })
+        .from(topUps)
+        .where(eq(topUps.id, topUpId));
+      if (!named) return { kind: "unknown_top_up" };
+      // The account's row first, as every movement takes it: automatic top-up reads the balance under it.
+      await tx
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(eq(accounts.id, named.accountId))
+        .for("update");
       const [lot] = await tx
         .update(topUps)
         .set({
           status: "confirmed",
           confirmedAt: now,
           paymentId,
+          failureReason: null,
           remainingPence: sql`${topUps.amountPence}`,
         })
-        .where(and(eq(topUps.id, topUpId), eq(topUps.status, "pending")))
+        .where(and(eq(topUps.id, topUpId), inArray(topUps.status, ["pending", "failed"])))
         .returning({ accountId: topUps.accountId, amountPence: topUps.amountPence });
-      if (!lot) {
-        const [existing] = await tx.select({ id: topUps.id }).from(topUps).where(eq(topUps.id, topUpId));
-        return existing ? { kind: "already_credited" } : { kind: "unknown_top_up" };
-      }
-      await this.append(tx, {
-        accountId: lot.accountId,
-        kind: "topup_credit",
-        amountPence: lot.amountPence,
-        topUpId,
-      });
-      const [before] = await tx
-        .select({ dataUnlockedAt: accounts.dataUnlockedAt })
-        .from(accounts)
-        .where(eq(accounts.id, lot.accountId))
-        .for("update");
-      const [after] = await tx
-        .update(accounts)
-        .set({
-          balancePence: sql`${accounts.balancePence} + ${lot.amountPence}`,
-          dataUnlockedAt: sql`coalesce(${accounts.dataUnlockedAt}, ${now.toISOString()}::timestamptz)`,
-        })
-        .where(eq(accounts.id, lot.accountId))
-        .returning({ balancePence: accounts.balancePence });
-      return {
-        kind: "credited",
-        accountId: lot.accountId,
-        amountPence: lot.amountPence,
-        balancePence: after?.balancePence ?? 0,
-        firstTopUp: before?.dataUnlockedAt === null,
-      };
+      if (!lot) return { kind: "already_credited" };
+      return this.creditLot(tx, topUpId, lot.accountId, lot.amountPence, now);
     });
+  }
+
+  /**
+   * Credits one paid period of a monthly top-up as its own lot. The period and the payment are each unique
+   * among lots, so a repeated or re-sent event for the same period credits nothing.
+   */
+  async creditPeriod(input: {
+    accountId: string;
+    amountPence: number;
+    subscriptionId: string;
+    periodStart: Date;
+    paymentId: string;
+  }): Promise<CreditOutcome & { topUpId?: string }> {
+    const now = this.clock.now();
+    const topUpId = newId("top");
+    return this.db.transaction(async (tx) => {
+      await tx
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(eq(accounts.id, input.accountId))
+        .for("update");
+      const inserted = await tx
+        .insert(topUps)
+        .values({
+          id: topUpId,
+          accountId: input.accountId,
+          amountPence: input.amountPence,
+          method: "subscription",
+          status: "confirmed",
+          paymentId: input.paymentId,
+          subscriptionId: input.subscriptionId,
+          periodStart: input.periodStart,
+          remainingPence: input.amountPence,
+          createdAt: now,
+          confirmedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: topUps.id });
+      if (inserted.length === 0) return { kind: "already_credited" };
+      return { ...(await this.creditLot(tx, topUpId, input.accountId, input.amountPence, now)), topUpId };
+    });
+  }
+
+  private async creditLot(
+    tx: Transaction,
+    topUpId: string,
+    accountId: string,
+    amountPence: number,
+    now: Date,
+  ): Promise<CreditOutcome> {
+    await this.append(tx, { accountId, kind: "topup_credit", amountPence, topUpId });
+    const [before] = await tx
+      .select({ dataUnlockedAt: accounts.dataUnlockedAt })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .for("update");
+    const [after] = await tx
+      .update(accounts)
+      .set({
+        balancePence: sql`${accounts.balancePence} + ${amountPence}`,
+        dataUnlockedAt: sql`coalesce(${accounts.dataUnlockedAt}, ${now.toISOString()}::timestamptz)`,
+      })
+      .where(eq(accounts.id, accountId))
+      .returning({ balancePence: accounts.balancePence });
+    return {
+      kind: "credited",
+      accountId,
+      amountPence,
+      balancePence: after?.balancePence ?? 0,
+      firstTopUp: before?.dataUnlockedAt === null,
+    };
   }
 
   async reserve(input: {

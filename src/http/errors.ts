@@ -27,6 +27,7 @@ export const errorCatalogue = {
   subject_not_found: { status: 404, message: "There is no subject with that id." },
   subtopic_not_found: { status: 404, message: "There is no subtopic with that id." },
   genie_not_found: { status: 404, message: "There is no genie with that short name." },
+  subscription_not_found: { status: 404, message: "This account has no monthly top-up to cancel." },
   method_not_allowed: { status: 405, message: "This route does not accept that method." },
   idempotency_conflict: {
     status: 409,
@@ -37,6 +38,14 @@ export const errorCatalogue = {
     message: "An account may hold at most 5 live API keys. Revoke one first.",
   },
   email_taken: { status: 409, message: "An account with this email address already exists." },
+  subscription_exists: {
+    status: 409,
+    message: "This account already has a monthly top-up. Cancel it before starting another.",
+  },
+  payment_method_required: {
+    status: 409,
+    message: "Automatic top-up needs a saved card. Save a card first.",
+  },
   endpoint_withdrawn: { status: 410, message: "This endpoint has been withdrawn by the operator." },
   payload_too_large: { status: 413, message: "The request body is larger than 256 KiB." },
   unsupported_media_type: {

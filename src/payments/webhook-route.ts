@@ -17,11 +17,13 @@ export async function registerPaymentWebhook(
     );
     scope.post(`/platform/webhooks/${dependencies.provider.name}`, async (request, reply) => {
       const rawBody = typeof request.body === "string" ? request.body : "";
-      const verified = dependencies.provider.verifyWebhook(rawBody, request.headers);
+      const verified = await dependencies.provider.verifyWebhook(rawBody, request.headers);
       if (!verified.ok)
         return reply
           .code(400)
           .send({ error: "invalid_signature", message: `Webhook refused: ${verified.reason}.` });
+      // A genuine event the service has no use for is acknowledged, so the provider stops sending it.
+      if (!verified.event) return { received: true, outcome: "ignored" };
       const outcome = await dependencies.billing.handleEvent(verified.event);
       return { received: true, outcome };
     });

@@ -26,7 +26,7 @@ export function toBase62(value: number, width: number): string {
 }
 
 export type IdPrefix =
-  "acct" | "key" | "req" | "chat" | "chg" | "top" | "ent" | "evt" | "chk" | "msg" | "ref";
+  "acct" | "key" | "req" | "chat" | "chg" | "top" | "ent" | "evt" | "chk" | "msg" | "ref" | "sub";
 
 /** A prefixed, sortable-enough, unguessable id such as `acct_3fK9…`. */
 export function newId(prefix: IdPrefix): string {

@@ -102,6 +102,11 @@ export const topUps = pgTable(
     /** The unspent part; falls as charges consume the lot and rises when a charge is returned. */
     remainingPence: bigint("remaining_pence", { mode: "number" }).notNull().default(0),
     refundedPence: bigint("refunded_pence", { mode: "number" }).notNull().default(0),
+    /** Why a failed top-up failed (card_declined, expired …), for the portal. */
+    failureReason: text("failure_reason"),
+    /** For monthly top-ups: the provider's subscription and the period this lot pays for. */
+    subscriptionId: text("subscription_id"),
+    periodStart: timestamp("period_start", { withTimezone: true }),
     createdAt: createdAt(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
   },
@@ -109,6 +114,14 @@ export const topUps = pgTable(
     index("top_ups_account").on(table.accountId, table.confirmedAt),
     uniqueIndex("top_ups_checkout_unique").on(table.checkoutId),
     uniqueIndex("top_ups_payment_unique").on(table.paymentId),
+    // Each paid period of a monthly top-up is credited once, whatever the provider sends.
+    uniqueIndex("top_ups_subscription_period_unique")
+      .on(table.subscriptionId, table.periodStart)
+      .where(sql`${table.subscriptionId} is not null`),
+    // At most one automatic top-up in flight per account: the row that wins this index is the crossing's one.
+    uniqueIndex("top_ups_automatic_in_flight")
+      .on(table.accountId)
+      .where(sql`${table.method} = 'automatic' and ${table.status} = 'pending'`),
     check("top_ups_remaining_not_negative", sql`${table.remainingPence} >= 0`),
   ],
 );
@@ -227,6 +240,27 @@ export const embeddedCheckouts = pgTable("embedded_checkouts", {
   createdAt: createdAt(),
 });
 
+/** The embedded processor's monthly top-ups: each renewal charges the card the first period was paid with. */
+export const embeddedSubscriptions = pgTable(
+  "embedded_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    amountPence: bigint("amount_pence", { mode: "number" }).notNull(),
+    vatPence: bigint("vat_pence", { mode: "number" }).notNull(),
+    /** The embedded payment whose card pays each renewal. */
+    cardPaymentId: text("card_payment_id").notNull(),
+    /** active | past_due | canceled */
+    status: text("status").notNull(),
+    currentPeriodStart: timestamp("current_period_start", { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }).notNull(),
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull(),
+    createdAt: createdAt(),
+    canceledAt: timestamp("canceled_at", { withTimezone: true }),
+  },
+  (table) => [index("embedded_subscriptions_due").on(table.status, table.currentPeriodEnd)],
+);
+
 export const embeddedPayments = pgTable("embedded_payments", {
   id: text("id").primaryKey(),
   accountId: text("account_id").notNull(),
@@ -312,11 +346,45 @@ export const billingSettings = pgTable("billing_settings", {
   autoTopUpEnabled: boolean("auto_top_up_enabled").notNull().default(false),
   autoTopUpThresholdPence: integer("auto_top_up_threshold_pence"),
   autoTopUpAmountPence: integer("auto_top_up_amount_pence"),
-  /** Set while an automatic top-up is in flight, so one crossing makes one top-up. */
-  autoTopUpPendingSince: timestamp("auto_top_up_pending_since", { withTimezone: true }),
+  /** Why automatic top-up was switched off by the service (a declined card), and when; cleared on re-enabling. */
+  autoTopUpDisabledReason: text("auto_top_up_disabled_reason"),
+  autoTopUpDisabledMessage: text("auto_top_up_disabled_message"),
+  autoTopUpDisabledAt: timestamp("auto_top_up_disabled_at", { withTimezone: true }),
   paymentMethodId: text("payment_method_id"),
   paymentMethodLast4: text("payment_method_last4"),
-  subscriptionId: text("subscription_id"),
-  subscriptionAmountPence: integer("subscription_amount_pence"),
-  subscriptionStatus: text("subscription_status"),
+  paymentMethodBrand: text("payment_method_brand"),
+  /** A monthly top-up checkout opened and not yet paid: its amount and when it was opened. */
+  subscriptionPendingAmountPence: integer("subscription_pending_amount_pence"),
+  subscriptionPendingSince: timestamp("subscription_pending_since", { withTimezone: true }),
+});
+
+/** Service side: monthly top-ups as the provider reports them, one row per provider subscription. */
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    /** The provider's id (sub_…). */
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    amountPence: integer("amount_pence").notNull(),
+    /** active | past_due | canceled (final: nothing reopens a cancelled subscription) */
+    status: text("status").notNull(),
+    currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }),
+    /** The provider time of the status applied last, so a late, older event changes nothing. */
+    statusAt: timestamp("status_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    canceledAt: timestamp("canceled_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("subscriptions_account").on(table.accountId, table.createdAt),
+    check("subscriptions_status_known", sql`${table.status} in ('active', 'past_due', 'canceled')`),
+  ],
+);
+
+/** The Stripe provider's customer per account (saved cards and subscriptions hang off it). */
+export const stripeCustomers = pgTable("stripe_customers", {
+  accountId: text("account_id").primaryKey(),
+  customerId: text("customer_id").notNull().unique(),
+  createdAt: createdAt(),
 });

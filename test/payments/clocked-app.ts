@@ -43,6 +43,28 @@ export async function topUpThroughCheckout(
   return { checkoutId, payStatus: paid.status, payBody: (await paid.json()) as Record<string, unknown> };
 }
 
+/** Pays an embedded provider page (checkout, monthly top-up or card setup) with a test card, as JSON. */
+export async function payOnProviderPage(
+  app: TestApp,
+  url: string,
+  cardNumber = "4242424242424242",
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const paid = await fetch(`${app.baseUrl}${new URL(url).pathname}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ cardNumber }),
+  });
+  return { status: paid.status, body: (await paid.json()) as Record<string, unknown> };
+}
+
+/** Saves a card through the platform API and the embedded provider's setup page. */
+export async function saveCard(app: TestApp, client: PlatformClient, cardNumber = "4242424242424242") {
+  const opened = await client.request("POST", "/platform/api/billing/payment-method");
+  if (opened.status !== 200) throw new Error(`card setup failed: ${opened.status} ${await opened.text()}`);
+  const { url } = (await opened.json()) as { url: string };
+  return payOnProviderPage(app, url, cardNumber);
+}
+
 export async function billingOf(client: PlatformClient) {
   const response = await client.request("GET", "/platform/api/billing");
   return (await response.json()) as {
@@ -52,10 +74,28 @@ export async function billingOf(client: PlatformClient) {
     topUps: {
       id: string;
       amountPence: number;
+      method: string;
       status: string;
+      failureReason: string | null;
       refundablePence: number;
       refundedPence: number;
     }[];
+    subscription: {
+      id: string | null;
+      amountPence: number;
+      status: string;
+      currentPeriodEnd: string | null;
+      providerUrl: string | null;
+    } | null;
+    autoTopUp: {
+      enabled: boolean;
+      thresholdPence: number | null;
+      amountPence: number | null;
+      disabledReason: string | null;
+      disabledMessage: string | null;
+      disabledAt: string | null;
+    };
+    paymentMethod: { last4: string; brand: string | null } | null;
   };
 }
 

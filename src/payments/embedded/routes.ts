@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { formatPounds } from "../../mail/mailer.ts";
-import type { CheckoutView, EmbeddedPaymentProvider, SettleOutcome } from "./embedded-provider.ts";
+import type {
+  CheckoutView,
+  EmbeddedPaymentProvider,
+  SettleOutcome,
+  SubscriptionView,
+} from "./embedded-provider.ts";
 import { testCards } from "./embedded-provider.ts";
 
 function escapeHtml(text: string): string {
@@ -39,7 +44,30 @@ ${
 }
 ${checkout.failureReason ? `<p role="alert">The last attempt failed: ${escapeHtml(checkout.failureReason.replace("_", " "))}.</p>` : ""}
 <p class="note">Embedded test processor. ${testCards.success} succeeds, ${testCards.declined} is declined,
-${testCards.insufficientFunds} fails for insufficient funds.</p>`,
+${testCards.insufficientFunds} fails for insufficient funds, ${testCards.declinesWhenCharged} can be saved but is
+declined whenever it is charged.</p>`,
+  );
+}
+
+function subscriptionPage(subscription: SubscriptionView, notice = ""): string {
+  const active = subscription.status === "active";
+  return page(
+    "Syllabi payment — Monthly top-up",
+    `<h1>Monthly top-up</h1>
+<table><tr><td>Amount each month</td><td>${formatPounds(subscription.amountPence)}</td></tr>
+<tr><td>VAT</td><td>${formatPounds(subscription.vatPence)}</td></tr>
+<tr><td>Status</td><td>${escapeHtml(subscription.status.replace("_", " "))}</td></tr>
+<tr><td>Current period</td><td>${subscription.currentPeriodStart.toISOString().slice(0, 10)} to
+${subscription.currentPeriodEnd.toISOString().slice(0, 10)}</td></tr></table>
+${notice ? `<p role="status">${notice}</p>` : ""}
+${
+  active
+    ? `<form method="post" action="/_pay/subscriptions/${escapeHtml(subscription.id)}/renew">
+<button type="submit">Renew now (end this period and charge the next month)</button></form>`
+    : ""
+}
+<p class="note">Embedded test processor: renewing here stands in for a month passing.</p>
+<p><a href="/#/billing">Back to the portal</a></p>`,
   );
 }
 
@@ -91,6 +119,45 @@ export async function registerEmbeddedPayRoutes(
       if (!checkout) return reply.code(404).send(page("Not found", "<p>There is no such checkout.</p>"));
       return reply.send(checkoutPage(checkout));
     });
+
+    scope.get<{ Params: { subscriptionId: string } }>(
+      "/_pay/subscriptions/:subscriptionId",
+      async (request, reply) => {
+        const subscription = await dependencies.provider.subscription(request.params.subscriptionId);
+        reply.header("cache-control", "no-store").type("text/html; charset=utf-8");
+        if (!subscription)
+          return reply.code(404).send(page("Not found", "<p>There is no such subscription.</p>"));
+        return reply.send(subscriptionPage(subscription));
+      },
+    );
+
+    // Development: a month passes for this subscription. The renewal is paid and signalled like any other.
+    scope.post<{ Params: { subscriptionId: string } }>(
+      "/_pay/subscriptions/:subscriptionId/renew",
+      async (request, reply) => {
+        const { subscriptionId } = request.params;
+        const outcome = await dependencies.provider.advance(subscriptionId);
+        const wantsHtml = !String(request.headers["content-type"] ?? "").includes("json");
+        const status = outcome.kind === "renewed" ? 200 : outcome.kind === "not_found" ? 404 : 409;
+        const body =
+          outcome.kind === "renewed"
+            ? { status: "renewed", paymentId: outcome.paymentId, periodEnd: outcome.periodEnd.toISOString() }
+            : outcome.kind === "failed"
+              ? { status: "failed", reason: outcome.reason }
+              : { status: outcome.kind };
+        if (!wantsHtml) return reply.code(status).send(body);
+        const subscription = await dependencies.provider.subscription(subscriptionId);
+        reply.code(status).type("text/html; charset=utf-8");
+        if (!subscription) return reply.send(page("Not found", "<p>There is no such subscription.</p>"));
+        const notice =
+          outcome.kind === "renewed"
+            ? "Renewed: the next month was charged and credited."
+            : outcome.kind === "failed"
+              ? `The renewal failed (${escapeHtml(outcome.reason.replace("_", " "))}); the subscription is past due.`
+              : "This subscription cannot be renewed.";
+        return reply.send(subscriptionPage(subscription, notice));
+      },
+    );
 
     scope.post<{ Params: { checkoutId: string } }>("/_pay/checkout/:checkoutId", async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
