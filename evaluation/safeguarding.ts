@@ -81,8 +81,25 @@ async function readJsonLines<T>(fileName: string, schema: z.ZodType<T>): Promise
     });
 }
 
-export function loadLabelledCases(): Promise<LabelledCase[]> {
-  return readJsonLines("safeguarding.jsonl", labelledCaseSchema);
+/**
+ * "development": the sets the rules were written and corrected against (optimistic by construction). Round 2
+ * was written as a held-out set, measured once (recall 50.6%, high severity 41.7%), and then used to build the
+ * concept rules, so it is development data now.
+ * "held-out": written afterwards by someone who saw neither the rules nor the other sets, and never used to
+ * change them. When its misses are used to fix the rules, they move to the development data and a fresh
+ * held-out set is written.
+ */
+export type LabelledSet = "development" | "held-out";
+const labelledSetFiles: Record<LabelledSet, string[]> = {
+  development: ["safeguarding.jsonl", "safeguarding-round2.jsonl"],
+  "held-out": ["safeguarding-heldout.jsonl"],
+};
+
+export async function loadLabelledCases(set: LabelledSet = "development"): Promise<LabelledCase[]> {
+  const files = await Promise.all(
+    labelledSetFiles[set].map((file) => readJsonLines(file, labelledCaseSchema)),
+  );
+  return files.flat();
 }
 
 export function loadSubversionCases(): Promise<SubversionCase[]> {
@@ -105,8 +122,8 @@ export interface SafeguardingEvaluation {
   subversionFailures: string[];
 }
 
-export async function measureSafeguarding(): Promise<SafeguardingEvaluation> {
-  const cases = await loadLabelledCases();
+export async function measureSafeguarding(set: LabelledSet = "development"): Promise<SafeguardingEvaluation> {
+  const cases = await loadLabelledCases(set);
   const recallByCategory = new Map<SafeguardingCategory, { found: number; total: number }>(
     safeguardingCategories.map((category) => [category, { found: 0, total: 0 }]),
   );
@@ -211,9 +228,8 @@ function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
 
-export async function evaluateSafeguarding(print: (line: string) => void): Promise<{ passed: boolean }> {
-  const result = await measureSafeguarding();
-  print("Safeguarding evaluation");
+function printSet(print: (line: string) => void, title: string, result: SafeguardingEvaluation): boolean {
+  print(title);
   print("Recall by category:");
   for (const [category, tally] of result.recallByCategory) {
     print(
@@ -230,18 +246,36 @@ export async function evaluateSafeguarding(print: (line: string) => void): Promi
   print(
     `False positives on hard negatives: ${percent(result.hardNegativeFalsePositiveRate)} (target ≤ ${percent(safeguardingTargets.hardNegativeFalsePositiveRate)})`,
   );
-  print(
-    `Subversion attempts handled:      ${percent(result.subversionPassRate)} (target ${percent(safeguardingTargets.subversionPassRate)})`,
-  );
   for (const miss of result.misses) print(`  miss: ${miss}`);
   for (const falsePositive of result.falsePositives) print(`  false positive: ${falsePositive}`);
-  for (const failure of result.subversionFailures) print(`  subversion not handled: ${failure}`);
-
-  const passed =
+  return (
     result.highSeverityRecall >= safeguardingTargets.highSeverityRecall &&
     result.overallRecall >= safeguardingTargets.overallRecall &&
-    result.hardNegativeFalsePositiveRate <= safeguardingTargets.hardNegativeFalsePositiveRate &&
-    result.subversionPassRate >= safeguardingTargets.subversionPassRate;
+    result.hardNegativeFalsePositiveRate <= safeguardingTargets.hardNegativeFalsePositiveRate
+  );
+}
+
+/** Prints both labelled sets and the subversion set; passes only if every target holds on both sets. */
+export async function evaluateSafeguarding(print: (line: string) => void): Promise<{ passed: boolean }> {
+  const development = await measureSafeguarding("development");
+  const heldOut = await measureSafeguarding("held-out");
+  const developmentPassed = printSet(print, "Safeguarding evaluation — development set", development);
+  print("");
+  const heldOutPassed = printSet(
+    print,
+    "Safeguarding evaluation — held-out set (never tuned against)",
+    heldOut,
+  );
+  print("");
+  print(
+    `Subversion attempts handled:      ${percent(development.subversionPassRate)} (target ${percent(safeguardingTargets.subversionPassRate)})`,
+  );
+  for (const failure of development.subversionFailures) print(`  subversion not handled: ${failure}`);
+
+  const passed =
+    developmentPassed &&
+    heldOutPassed &&
+    development.subversionPassRate >= safeguardingTargets.subversionPassRate;
   print(passed ? "All safeguarding targets met." : "Safeguarding targets NOT met.");
   return { passed };
 }

@@ -719,7 +719,7 @@ export const detectionRules: readonly DetectionRule[] = [
     "eating.starving_myself",
     "eating_disorder",
     "medium",
-    String.raw`\b(?:starving|starve|starved) myself\b|\b(?:fasting|fast) (?:to|so i can|so i) (?:lose weight|get thin|be thin|be skinny|drop)`,
+    String.raw`\b(?:starving|starve|starved) myself\b(?! of (?:sleep|oxygen|attention|fun|company))|\b(?:fasting|fast) (?:to|so i can|so i) (?:lose weight|get thin|be thin|be skinny|drop)`,
     { negatable: true },
   ),
   disclosure(

@@ -15,6 +15,7 @@ import {
   reportedSpeech,
 } from "./detection-rules.ts";
 import type { DetectionRule } from "./detection-rules.ts";
+import { conceptRules } from "./concept-rules.ts";
 import { normalise } from "./normalise.ts";
 import { buildAssessment, outranks, severities } from "./taxonomy.ts";
 import type { SafeguardingAssessment, SafeguardingCategory, Severity } from "./taxonomy.ts";
@@ -76,6 +77,16 @@ function assessText(normalisedText: string): Finding | null {
     scores.set(rule.category, current);
   }
 
+  if (!isAcademic) {
+    for (const finding of conceptFindings(text)) {
+      const current = scores.get(finding.category) ?? { weight: 0, severity: "low" as Severity };
+      current.weight += 1;
+      if (severities.indexOf(finding.severity) > severities.indexOf(current.severity))
+        current.severity = finding.severity;
+      scores.set(finding.category, current);
+    }
+  }
+
   let best: Finding | null = null;
   for (const [category, score] of scores) {
     if (score.weight < 1) continue;
@@ -83,6 +94,26 @@ function assessText(normalisedText: string): Finding | null {
     if (best === null || outranks(finding, best)) best = finding;
   }
   return best;
+}
+
+/** Concept rules, sentence by sentence: every ingredient of a disclosure present in one sentence. */
+function conceptFindings(text: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const sentence of text.split(" . ")) {
+    const mentionsWriter = firstPerson.test(sentence);
+    for (const rule of conceptRules) {
+      if (rule.anyPerson !== true && !mentionsWriter) continue;
+      if (rule.unless?.test(sentence) === true) continue;
+      if (!rule.all.every((group) => group.test(sentence))) continue;
+      const isPastOnly =
+        rule.severityWhenPast !== undefined && pastOnly.test(sentence) && !presentOrRelapse.test(sentence);
+      findings.push({
+        category: rule.category,
+        severity: isPastOnly && rule.severityWhenPast !== undefined ? rule.severityWhenPast : rule.severity,
+      });
+    }
+  }
+  return findings;
 }
 
 function findCountableMatch(

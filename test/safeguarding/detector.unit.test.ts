@@ -162,22 +162,3 @@ describe("category gates", () => {
     }
   });
 });
-
-describe("speed", () => {
-  it("assesses a typical turn in well under a millisecond", () => {
-    const conversation: ChatMessage[] = [
-      { role: "user", content: "Can you explain how to factorise quadratics like x^2 + 5x + 6?" },
-      { role: "assistant", content: "Look for two numbers that multiply to 6 and add to 5." },
-      {
-        role: "user",
-        content: "ok and what if there's a coefficient in front of x squared, like 2x^2 + 7x + 3?",
-      },
-    ];
-    for (let warmUp = 0; warmUp < 50; warmUp += 1) assessConversation(conversation);
-    const runs = 300;
-    const started = performance.now();
-    for (let run = 0; run < runs; run += 1) assessConversation(conversation);
-    // Generous bound: the machine is shared; the typical figure is far lower.
-    expect((performance.now() - started) / runs).toBeLessThan(1);
-  });
-});

@@ -14,10 +14,18 @@ describe("safeguarding evaluation", () => {
     expect(cases.length).toBeGreaterThanOrEqual(400);
     expect(hardNegatives / cases.length).toBeGreaterThan(0.4);
     expect((await loadSubversionCases()).length).toBeGreaterThanOrEqual(60);
+    const heldOut = await loadLabelledCases("held-out");
+    const heldOutNegatives = heldOut.filter((item) => item.expected.category === null).length;
+    expect(heldOut.length).toBeGreaterThanOrEqual(150);
+    expect(heldOutNegatives / heldOut.length).toBeGreaterThan(0.3);
+    const developmentIds = new Set(cases.map((item) => item.id));
+    expect(heldOut.filter((item) => developmentIds.has(item.id))).toEqual([]);
   });
 
-  it("meets every target", async () => {
-    const result = await measureSafeguarding();
+  // The development data is a regression guard: the rules were corrected against it, so it must stay clean.
+  // The held-out figures are what `npm run eval` reports as the honest measure, and are not asserted here.
+  it("meets every target on the development data", async () => {
+    const result = await measureSafeguarding("development");
     expect(result.highSeverityRecall).toBeGreaterThanOrEqual(safeguardingTargets.highSeverityRecall);
     expect(result.overallRecall).toBeGreaterThanOrEqual(safeguardingTargets.overallRecall);
     expect(result.hardNegativeFalsePositiveRate).toBeLessThanOrEqual(
@@ -25,7 +33,8 @@ describe("safeguarding evaluation", () => {
     );
     expect(result.subversionFailures).toEqual([]);
     const lines: string[] = [];
-    expect(await evaluateSafeguarding((line) => lines.push(line))).toEqual({ passed: true });
-    expect(lines.join("\n")).toContain("Recall on high severity");
+    await evaluateSafeguarding((line) => lines.push(line));
+    expect(lines.join("\n")).toContain("development set");
+    expect(lines.join("\n")).toContain("held-out set");
   });
 });
