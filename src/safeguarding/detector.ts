@@ -15,6 +15,8 @@ import {
   reportedSpeech,
 } from "./detection-rules.ts";
 import type { DetectionRule } from "./detection-rules.ts";
+import { readFileSync } from "node:fs";
+import { classify, type ClassifierModel } from "./classifier.ts";
 import { conceptRules } from "./concept-rules.ts";
 import { normalise } from "./normalise.ts";
 import { buildAssessment, outranks, severities } from "./taxonomy.ts";
@@ -25,6 +27,11 @@ interface Finding {
   category: SafeguardingCategory;
   severity: Severity;
 }
+
+/** Trained offline by `npm run safeguarding:train` on the development data; loaded once. */
+const classifierModel = JSON.parse(
+  readFileSync(new URL("./classifier-model.json", import.meta.url), "utf8"),
+) as ClassifierModel;
 
 /** How many earlier caller turns can give meaning to a short reply such as "yes" or "tonight". */
 const contextTurns = 3;
@@ -45,6 +52,10 @@ export function assessConversation(messages: ChatMessage[]): SafeguardingAssessm
 
   const fromContext = assessFollowUp(messages, latestIndex, latestText);
   if (fromContext !== null && (best === null || outranks(fromContext, best))) best = fromContext;
+
+  // The rules are precise; the classifier catches wordings no rule anticipated. The stronger finding wins.
+  const classified = classify(classifierModel, messages);
+  if (classified !== null && (best === null || outranks(classified, best))) best = classified;
 
   return best === null ? null : buildAssessment(best.category, best.severity);
 }

@@ -1,0 +1,207 @@
+import { createHash } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import {
+  classifierClasses,
+  classifierInput,
+  featuresOf,
+  noConcern,
+  score,
+  sigmoid,
+  softmax,
+  type ClassifierModel,
+} from "../src/safeguarding/classifier.ts";
+import type { ChatMessage } from "../src/tutor/messages.ts";
+import { loadLabelledCases, type LabelledCase } from "./safeguarding.ts";
+
+/**
+ * Trains the safeguarding classifier on the development data only (never the held-out set) and writes
+ * src/safeguarding/classifier-model.json. Deterministic: the same data always gives the same model.
+ *
+ *   npm run safeguarding:train
+ */
+
+interface Example {
+  features: string[];
+  label: number;
+  /** 1 for a high-severity disclosure, 0 for a lower one, null for "no concern" (not used by the severity head). */
+  high: 0 | 1 | null;
+}
+
+const epochs = 30;
+const learningRate = 0.2;
+const l2 = 1e-4;
+const minFeatureCount = 2;
+/** The largest share of hard negatives the chosen threshold may flag in cross-validation. */
+const maxFalsePositiveRate = 0.03;
+
+export const modelPath = new URL("../src/safeguarding/classifier-model.json", import.meta.url);
+
+function conversationOf(item: LabelledCase): ChatMessage[] {
+  return item.messages ?? [{ role: "user", content: item.text ?? "" }];
+}
+
+export function trainingDataHash(cases: readonly LabelledCase[]): string {
+  const hash = createHash("sha256");
+  for (const item of cases) hash.update(JSON.stringify([item.id, item.text, item.messages, item.expected]));
+  return hash.digest("hex");
+}
+
+function examplesOf(cases: readonly LabelledCase[]): Example[] {
+  return cases.map((item) => {
+    const category = item.expected.category ?? noConcern;
+    return {
+      features: featuresOf(classifierInput(conversationOf(item))),
+      label: classifierClasses.indexOf(category as (typeof classifierClasses)[number]),
+      high: item.expected.category === null ? null : item.expected.severity === "high" ? 1 : 0,
+    };
+  });
+}
+
+/** A small deterministic generator, so shuffles (and so models) are reproducible. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function train(
+  examples: readonly Example[],
+  vocabulary: ReadonlySet<string>,
+): Omit<ClassifierModel, "trainedOn" | "threshold"> {
+  const classCount = classifierClasses.length;
+  const weights = new Map<string, Float64Array>();
+  const severityWeights = new Map<string, number>();
+  const bias = new Float64Array(classCount);
+  let severityBias = 0;
+  const random = seededRandom(20261122);
+  const order = examples.map((_, index) => index);
+
+  for (let epoch = 0; epoch < epochs; epoch += 1) {
+    for (let index = order.length - 1; index > 0; index -= 1) {
+      const swap = Math.floor(random() * (index + 1));
+      [order[index], order[swap]] = [order[swap]!, order[index]!];
+    }
+    const rate = learningRate / (1 + epoch * 0.1);
+    for (const exampleIndex of order) {
+      const example = examples[exampleIndex]!;
+      const features = example.features.filter((feature) => vocabulary.has(feature));
+      const scores = [...bias];
+      let severityScore = severityBias;
+      for (const feature of features) {
+        const row = weights.get(feature);
+        if (row)
+          for (let classIndex = 0; classIndex < classCount; classIndex += 1)
+            scores[classIndex]! += row[classIndex]!;
+        severityScore += severityWeights.get(feature) ?? 0;
+      }
+      const probabilities = softmax(scores);
+      const high = sigmoid(severityScore);
+      for (let classIndex = 0; classIndex < classCount; classIndex += 1) {
+        const gradient = probabilities[classIndex]! - (classIndex === example.label ? 1 : 0);
+        bias[classIndex]! -= rate * gradient;
+        for (const feature of features) {
+          let row = weights.get(feature);
+          if (!row) weights.set(feature, (row = new Float64Array(classCount)));
+          row[classIndex] = row[classIndex]! * (1 - rate * l2) - rate * gradient;
+        }
+      }
+      if (example.high !== null) {
+        const gradient = high - example.high;
+        severityBias -= rate * gradient;
+        for (const feature of features) {
+          severityWeights.set(
+            feature,
+            (severityWeights.get(feature) ?? 0) * (1 - rate * l2) - rate * gradient,
+          );
+        }
+      }
+    }
+  }
+  return {
+    classes: classifierClasses,
+    bias: [...bias].map(round),
+    weights: sparse(weights),
+    severityBias: round(severityBias),
+    severityWeights: Object.fromEntries(
+      [...severityWeights]
+        .filter(([, weight]) => Math.abs(weight) >= 0.01)
+        .map(([feature, weight]) => [feature, round(weight)]),
+    ),
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+function sparse(weights: Map<string, Float64Array>): Record<string, [number, number][]> {
+  const result: Record<string, [number, number][]> = {};
+  for (const [feature, row] of weights) {
+    const entries: [number, number][] = [];
+    row.forEach((weight, classIndex) => {
+      if (Math.abs(weight) >= 0.01) entries.push([classIndex, round(weight)]);
+    });
+    if (entries.length > 0) result[feature] = entries;
+  }
+  return result;
+}
+
+function vocabularyOf(examples: readonly Example[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const example of examples)
+    for (const feature of example.features) counts.set(feature, (counts.get(feature) ?? 0) + 1);
+  return new Set([...counts].filter(([, count]) => count >= minFeatureCount).map(([feature]) => feature));
+}
+
+/** Five-fold cross-validation on the training data: the threshold with the best recall under the false-positive cap. */
+function chooseThreshold(examples: readonly Example[]): number {
+  const folds = 5;
+  const predictions: { label: number; predicted: number; probability: number }[] = [];
+  for (let fold = 0; fold < folds; fold += 1) {
+    const trainingSet = examples.filter((_, index) => index % folds !== fold);
+    const testSet = examples.filter((_, index) => index % folds === fold);
+    const vocabulary = vocabularyOf(trainingSet);
+    const model = { ...train(trainingSet, vocabulary), trainedOn: "", threshold: 0 };
+    for (const example of testSet) {
+      const { probabilities } = score(model, example.features);
+      let predicted = 0;
+      probabilities.forEach((probability, index) => {
+        if (probability > probabilities[predicted]!) predicted = index;
+      });
+      predictions.push({ label: example.label, predicted, probability: probabilities[predicted]! });
+    }
+  }
+  const negatives = predictions.filter((prediction) => prediction.label === 0).length;
+  const disclosures = predictions.length - negatives;
+  let best = { threshold: 0.9, recall: -1 };
+  for (let threshold = 0.2; threshold <= 0.95; threshold += 0.025) {
+    const flagged = predictions.filter(
+      (prediction) => prediction.predicted !== 0 && prediction.probability >= threshold,
+    );
+    const falsePositives = flagged.filter((prediction) => prediction.label === 0).length;
+    const found = flagged.filter((prediction) => prediction.label === prediction.predicted).length;
+    const recall = found / disclosures;
+    if (falsePositives / negatives <= maxFalsePositiveRate && recall > best.recall)
+      best = { threshold, recall };
+  }
+  console.log(
+    `cross-validated: threshold ${best.threshold.toFixed(3)}, recall ${(best.recall * 100).toFixed(1)}% at ≤ ${maxFalsePositiveRate * 100}% false positives`,
+  );
+  return round(best.threshold);
+}
+
+export async function trainSafeguardingClassifier(): Promise<ClassifierModel> {
+  const cases = await loadLabelledCases("development");
+  const examples = examplesOf(cases);
+  const threshold = chooseThreshold(examples);
+  const trained = train(examples, vocabularyOf(examples));
+  return { trainedOn: trainingDataHash(cases), threshold, ...trained };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const model = await trainSafeguardingClassifier();
+  await writeFile(modelPath, `${JSON.stringify(model)}\n`);
+  console.log(`wrote ${modelPath.pathname}: ${Object.keys(model.weights).length} features`);
+}

@@ -1,0 +1,109 @@
+import type { ChatMessage } from "../tutor/messages.ts";
+import { normalise } from "./normalise.ts";
+import { safeguardingCategories, type SafeguardingCategory, type Severity } from "./taxonomy.ts";
+
+/**
+ * The third layer of detection: a small linear classifier trained offline on our labelled development data
+ * (`npm run safeguarding:train`), shipped as JSON, run in-process. Rules recognise the wordings their authors
+ * thought of; the classifier generalises from hundreds of examples of how young people actually put things —
+ * word pairs and fragments of words survive misspellings and slang that no rule anticipated.
+ *
+ * Two heads share one feature space: which category (or none), and whether it is high severity.
+ */
+
+export const noConcern = "none";
+export const classifierClasses = [noConcern, ...safeguardingCategories] as const;
+
+export interface ClassifierModel {
+  /** SHA-256 of the training data, so a stale model is caught by the test suite. */
+  trainedOn: string;
+  classes: readonly string[];
+  /** Minimum probability for a category to count, chosen by cross-validation on the training data only. */
+  threshold: number;
+  bias: number[];
+  /** feature → [class index, weight] pairs (weights near zero are dropped). */
+  weights: Record<string, [number, number][]>;
+  severityBias: number;
+  severityWeights: Record<string, number>;
+}
+
+export interface ClassifierFinding {
+  category: SafeguardingCategory;
+  severity: Severity;
+  probability: number;
+}
+
+/** Replies this short are read together with the caller's previous turns. */
+const shortReplyWords = 14;
+
+/**
+ * The text the classifier reads for a conversation: the latest caller turn, and for a short follow-up
+ * ("yeah tonight") the caller's two turns before it as well. Training uses the same function.
+ */
+export function classifierInput(messages: readonly ChatMessage[]): string {
+  const userTurns = messages.filter((message) => message.role === "user").map((message) => message.content);
+  const latest = userTurns.at(-1) ?? "";
+  const isShort = latest.split(/\s+/).filter(Boolean).length <= shortReplyWords;
+  return isShort ? userTurns.slice(-3).join(" . ") : latest;
+}
+
+/** Words, word pairs, and fragments of words (with edges marked), over the detector's normalised text. */
+export function featuresOf(text: string): string[] {
+  const words = normalise(text)
+    .text.split(/[^a-z0-9']+/)
+    .filter((word) => word.length > 0);
+  const features = new Set<string>();
+  words.forEach((word, index) => {
+    features.add(`w:${word}`);
+    const next = words[index + 1];
+    if (next !== undefined) features.add(`b:${word}_${next}`);
+    const marked = `<${word}>`;
+    for (let size = 3; size <= 5; size += 1) {
+      for (let start = 0; start + size <= marked.length; start += 1)
+        features.add(`c:${marked.slice(start, start + size)}`);
+    }
+  });
+  return [...features];
+}
+
+export function softmax(scores: number[]): number[] {
+  const max = Math.max(...scores);
+  const exps = scores.map((score) => Math.exp(score - max));
+  const total = exps.reduce((sum, value) => sum + value, 0);
+  return exps.map((value) => value / total);
+}
+
+export function sigmoid(score: number): number {
+  return 1 / (1 + Math.exp(-score));
+}
+
+/** Category probabilities and the probability of high severity, for one input. */
+export function score(
+  model: ClassifierModel,
+  features: readonly string[],
+): { probabilities: number[]; high: number } {
+  const scores = [...model.bias];
+  let severityScore = model.severityBias;
+  for (const feature of features) {
+    for (const [classIndex, weight] of model.weights[feature] ?? []) scores[classIndex]! += weight;
+    severityScore += model.severityWeights[feature] ?? 0;
+  }
+  return { probabilities: softmax(scores), high: sigmoid(severityScore) };
+}
+
+/** Null when the most likely class is "no concern" or no category is likely enough. */
+export function classify(model: ClassifierModel, messages: readonly ChatMessage[]): ClassifierFinding | null {
+  const { probabilities, high } = score(model, featuresOf(classifierInput(messages)));
+  let best = 0;
+  probabilities.forEach((probability, index) => {
+    if (probability > probabilities[best]!) best = index;
+  });
+  const category = model.classes[best];
+  const probability = probabilities[best]!;
+  if (category === undefined || category === noConcern || probability < model.threshold) return null;
+  return {
+    category: category as SafeguardingCategory,
+    severity: high >= 0.5 ? "high" : "medium",
+    probability,
+  };
+}

@@ -1,0 +1,62 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { loadLabelledCases } from "../../evaluation/safeguarding.ts";
+import { trainingDataHash } from "../../evaluation/train-safeguarding.ts";
+import {
+  classifierInput,
+  classify,
+  featuresOf,
+  type ClassifierModel,
+} from "../../src/safeguarding/classifier.ts";
+
+const model = JSON.parse(
+  await readFile(new URL("../../src/safeguarding/classifier-model.json", import.meta.url), "utf8"),
+) as ClassifierModel;
+
+describe("safeguarding classifier", () => {
+  it("was trained on the current development data (run `npm run safeguarding:train` after changing it)", async () => {
+    expect(model.trainedOn).toBe(trainingDataHash(await loadLabelledCases("development")));
+  });
+
+  it("was never shown the held-out set", async () => {
+    const heldOut = await loadLabelledCases("held-out");
+    const development = await loadLabelledCases("development");
+    const developmentTexts = new Set(
+      development.map((item) =>
+        classifierInput(item.messages ?? [{ role: "user", content: item.text ?? "" }]),
+      ),
+    );
+    const leaked = heldOut.filter((item) =>
+      developmentTexts.has(classifierInput(item.messages ?? [{ role: "user", content: item.text ?? "" }])),
+    );
+    expect(leaked.map((item) => item.id)).toEqual([]);
+  });
+
+  it("reads a short follow-up together with the caller's earlier turns", () => {
+    const input = classifierInput([
+      { role: "user", content: "i dont see the point in anything anymore" },
+      {
+        role: "assistant",
+        content: "I'm sorry you're feeling like this. Do you mean you're thinking of ending your life?",
+      },
+      { role: "user", content: "yeah tonight" },
+    ]);
+    expect(input).toContain("point in anything");
+    expect(input).toContain("yeah tonight");
+  });
+
+  it("shares word fragments between a misspelling and the word, so it generalises past typos", () => {
+    const shared = featuresOf("sucidal").filter((feature) => featuresOf("suicidal").includes(feature));
+    expect(shared.length).toBeGreaterThan(2);
+  });
+
+  it("stays quiet on ordinary study questions", () => {
+    for (const content of [
+      "can you help me factorise x^2 + 5x + 6",
+      "what is the difference between mitosis and meiosis",
+      "give me three quotes about ambition in macbeth",
+    ]) {
+      expect(classify(model, [{ role: "user", content }])).toBeNull();
+    }
+  });
+});
