@@ -3,7 +3,17 @@ import path from "node:path";
 import { devBootstrap } from "./billing/dev-bootstrap.ts";
 import { runCatalogueCheck } from "./catalogue/check-command.ts";
 import { ConfigError, parseConfig, type Config } from "./config.ts";
-import { createRuntime } from "./runtime.ts";
+import {
+  parseFlags,
+  postChangelog,
+  restoreEndpoint,
+  rollUpUsage,
+  schedulePrice,
+  suspendAccount,
+  withdrawEndpoint,
+  type OperatorOutcome,
+} from "./operator/operator-commands.ts";
+import { createRuntime, type Runtime } from "./runtime.ts";
 import { openStorage } from "./storage/database.ts";
 
 const [command, ...rest] = process.argv.slice(2);
@@ -12,7 +22,39 @@ const usage = `usage: syllabi <command>
   serve                 run the service (default configuration: PGlite in DATA_DIR, offline engine)
   migrate               apply database migrations and exit
   catalogue check [dir] validate every catalogue file (or those in dir) and print counts
-  dev bootstrap --email E   a developer, a key and a £10 embedded top-up; prints the key`;
+  dev bootstrap --email E   a developer, a key and a £10 embedded top-up; prints the key
+  prices schedule --kind K --pence P --effective DATE   a new price, 30+ days ahead; emails developers
+  changelog post --title T --body B                     publish a changelog post; emails developers
+  endpoint withdraw --endpoint E --reason R             answer 410 on E everywhere (align, questions, genie_chat, chat)
+  endpoint restore --endpoint E                         undo a withdrawal
+  account suspend --email E                             end an account's access (breach); keys stop at once
+  usage rollup                                          run this five-minute usage rollup now
+On the embedded PGlite database, run operator commands while the server is stopped.`;
+
+type OperatorCommand = (runtime: Runtime, flags: Map<string, string>) => Promise<OperatorOutcome>;
+const operatorCommands: Record<string, OperatorCommand> = {
+  "prices schedule": schedulePrice,
+  "changelog post": postChangelog,
+  "endpoint withdraw": withdrawEndpoint,
+  "endpoint restore": restoreEndpoint,
+  "account suspend": suspendAccount,
+  "usage rollup": (runtime) => rollUpUsage(runtime),
+};
+
+async function operate(config: Config, run: OperatorCommand): Promise<number> {
+  const runtime = await createRuntime(config);
+  try {
+    const outcome = await run(runtime, parseFlags(rest.slice(1)));
+    if (!outcome.ok) {
+      process.stderr.write(`syllabi: ${outcome.reason}\n`);
+      return 1;
+    }
+    outcome.lines.forEach(print);
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}
 
 /** The composition root: the only place that reads the environment and handles signals. */
 async function serve(config: Config): Promise<number> {
@@ -80,7 +122,8 @@ async function main(): Promise<number> {
   const words = `${command ?? ""} ${rest[0] ?? ""}`.trim();
   if (words === "catalogue check") return runCatalogueCheck(print, rest[1]);
   const isBootstrap = words === "dev bootstrap";
-  if (command !== "serve" && command !== "migrate" && !isBootstrap) {
+  const operatorCommand = operatorCommands[words];
+  if (command !== "serve" && command !== "migrate" && !isBootstrap && !operatorCommand) {
     print(usage);
     return command === undefined || command === "help" ? 0 : 2;
   }
@@ -95,6 +138,7 @@ async function main(): Promise<number> {
     throw error;
   }
   if (isBootstrap) return bootstrap(config);
+  if (operatorCommand) return operate(config, operatorCommand);
   return command === "serve" ? serve(config) : migrate(config);
 }
 

@@ -11,6 +11,7 @@ import { createMemoryEmbeddingCache } from "./align/embedding-cache.ts";
 import { createOfflineAligner } from "./align/offline-aligner.ts";
 import { registerAlignRoute } from "./align/align-route.ts";
 import { registerAccountRoute } from "./billing/account-route.ts";
+import { WithdrawnEndpoints } from "./operator/withdrawals.ts";
 import { registerIdempotency } from "./billing/idempotency-http.ts";
 import { createBillingRuntime, type BillingRuntime } from "./billing/compose.ts";
 import { Ledger } from "./billing/ledger.ts";
@@ -50,6 +51,8 @@ export interface Runtime {
   ledger: Ledger;
   bus: SignalBus;
   billing: BillingRuntime;
+  clock: Clock;
+  withdrawals: WithdrawnEndpoints;
   close(): Promise<void>;
 }
 
@@ -116,6 +119,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
     const keys = new KeyService(new KeyStore(storage.db), bus, clock, pepper);
     const accounts = new AccountService(new AccountStore(storage.db), clock, pepper);
+    const withdrawals = new WithdrawnEndpoints(storage.db, bus, clock);
+    await withdrawals.start();
+    closers.unshift(async () => withdrawals.stop());
     const metrics = createMetrics();
     const priceBook = new PriceBook(storage.db);
     await priceBook.seedLaunchPrices();
@@ -172,6 +178,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       metricsToken: config.METRICS_TOKEN,
       publicUrl,
       trustProxy: config.TRUST_PROXY,
+      isWithdrawn: (endpoint) => withdrawals.isWithdrawn(endpoint),
       registerApiRoutes: (api) => {
         billing.registerApiHooks(api);
         registerIdempotency(api, billing.idempotency);
@@ -212,6 +219,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ledger,
       bus,
       billing,
+      clock,
+      withdrawals,
       close: async () => {
         for (const close of closers) await close().catch(() => {});
       },

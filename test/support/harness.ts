@@ -76,11 +76,12 @@ let developerCounter = 0;
 export async function createDeveloper(
   app: TestApp,
   options: { scopes?: string[]; unlocked?: boolean } = {},
-): Promise<{ client: PlatformClient; accountId: string; key: string; keyId: string }> {
+): Promise<{ client: PlatformClient; accountId: string; email: string; key: string; keyId: string }> {
   const client = new PlatformClient(app.baseUrl);
   developerCounter += 1;
+  const email = `dev${developerCounter}-${Date.now()}@example.test`;
   const registered = await client.request("POST", "/platform/api/register", {
-    email: `dev${developerCounter}-${Date.now()}@example.test`,
+    email,
     password: "correct horse battery staple",
     name: "Test Developer",
     useCase: "A revision app for GCSE students",
@@ -97,7 +98,7 @@ export async function createDeveloper(
     throw new Error(`key creation failed: ${created.status} ${await created.text()}`);
   const { key, secret } = (await created.json()) as { key: { id: string }; secret: string };
   if (options.unlocked) await unlockData(app, account.id);
-  return { client, accountId: account.id, key: secret, keyId: key.id };
+  return { client, accountId: account.id, email, key: secret, keyId: key.id };
 }
 
 /**
