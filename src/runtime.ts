@@ -165,6 +165,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       smtpUrl: config.SMTP_URL,
       mailFrom: config.MAIL_FROM,
       app: () => builtApp,
+      stripe:
+        config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+          ? {
+              secretKey: config.STRIPE_SECRET_KEY,
+              webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+              apiBase: config.STRIPE_API_BASE,
+            }
+          : null,
       onError: (error) => logger.warn({ err: (error as Error).message }, "billing background work failed"),
     });
 

@@ -7,6 +7,7 @@ import { registerMessageRoutes } from "../mail/routes.ts";
 import { EmbeddedPaymentProvider } from "../payments/embedded/embedded-provider.ts";
 import { registerEmbeddedPayRoutes } from "../payments/embedded/routes.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
+import { StripePaymentProvider, type StripeSettings } from "../payments/stripe/stripe-provider.ts";
 import { registerPaymentWebhook } from "../payments/webhook-route.ts";
 import type { Clock } from "../shared/ids.ts";
 import type { Storage } from "../storage/database.ts";
@@ -53,6 +54,43 @@ export function embeddedWebhookSecret(pepper: string): string {
   return createHmac("sha256", pepper).update("embedded-payment-webhooks").digest("hex");
 }
 
+/** Stripe when it is configured, else the embedded processor (which posts its webhooks through the app). */
+function createPaymentProvider(options: {
+  storage: Storage;
+  clock: Clock;
+  pepper: string;
+  publicUrl: string;
+  vatRatePercent: number;
+  stripe: StripeSettings | null;
+  app: () => FastifyInstance | null;
+}): { provider: PaymentProvider; embedded: EmbeddedPaymentProvider | null } {
+  const shared = {
+    db: options.storage.db,
+    clock: options.clock,
+    publicUrl: options.publicUrl,
+    vatRatePercent: options.vatRatePercent,
+  };
+  if (options.stripe)
+    return { provider: new StripePaymentProvider({ ...shared, settings: options.stripe }), embedded: null };
+  const embedded = new EmbeddedPaymentProvider({
+    ...shared,
+    webhookSecret: embeddedWebhookSecret(options.pepper),
+    // The embedded provider lives in this process, so it posts through the app itself, signed like any other.
+    transport: async ({ headers, body }) => {
+      const app = options.app();
+      if (!app) return 0;
+      const response = await app.inject({
+        method: "POST",
+        url: "/platform/webhooks/embedded",
+        headers,
+        payload: body,
+      });
+      return response.statusCode;
+    },
+  });
+  return { provider: embedded, embedded };
+}
+
 export async function createBillingRuntime(options: {
   storage: Storage;
   /** Shared with the paid routes' charging, when the root already built them. */
@@ -68,6 +106,8 @@ export async function createBillingRuntime(options: {
   mailFrom: string;
   /** Where the embedded provider posts its webhooks: the app, once built. */
   app: () => FastifyInstance | null;
+  /** Stripe instead of the embedded provider, when configured. */
+  stripe: StripeSettings | null;
   /** Background failures (an automatic top-up that could not be attempted) go here. */
   onError: (error: unknown) => void;
 }): Promise<BillingRuntime> {
@@ -78,25 +118,7 @@ export async function createBillingRuntime(options: {
   const mailer: Mailer = options.smtpUrl
     ? new SmtpMailer(options.smtpUrl, options.mailFrom)
     : new OutboxMailer(storage.db, clock);
-  const provider = new EmbeddedPaymentProvider({
-    db: storage.db,
-    clock,
-    webhookSecret: embeddedWebhookSecret(options.pepper),
-    publicUrl: options.publicUrl,
-    vatRatePercent: options.vatRatePercent,
-    // The embedded provider lives in this process, so it posts through the app itself, signed like any other.
-    transport: async ({ headers, body }) => {
-      const app = options.app();
-      if (!app) return 0;
-      const response = await app.inject({
-        method: "POST",
-        url: "/platform/webhooks/embedded",
-        headers,
-        payload: body,
-      });
-      return response.statusCode;
-    },
-  });
+  const { provider, embedded } = createPaymentProvider(options);
   const subscriptions = new SubscriptionService({ db: storage.db, clock, ledger, provider });
   const autoTopUp = new AutoTopUpService({
     db: storage.db,
@@ -128,7 +150,7 @@ export async function createBillingRuntime(options: {
     autoTopUp,
     charging: chargingWithAutoTopUp(ledger, autoTopUp),
     provider,
-    embedded: provider,
+    embedded,
     mailer,
     usage,
     registerApiHooks: (app) => registerUsageRecording(app, usage),
@@ -143,16 +165,21 @@ export async function createBillingRuntime(options: {
       registerMessageRoutes(platform, { accounts: options.accounts, db: storage.db });
     },
     registerRootRoutes: async (app) => {
-      await registerEmbeddedPayRoutes(app, { provider });
+      if (embedded) await registerEmbeddedPayRoutes(app, { provider: embedded });
       await registerPaymentWebhook(app, { provider, billing });
     },
     startBackgroundWork: () => {
       const timers = [
         setInterval(() => void ledger.sweepStaleReservations(staleReservationMs).catch(() => {}), 60_000),
-        setInterval(() => void provider.deliverDue().catch(() => {}), 5_000),
-        setInterval(() => void provider.renewDue().catch(options.onError), 60_000),
         setInterval(() => void autoTopUp.retryStale().catch(options.onError), 60_000),
         setInterval(() => void usage.runCycle().catch(() => {}), rollupCycleMs),
+        // The embedded processor's own work: its webhook retries and its monthly renewals.
+        ...(embedded
+          ? [
+              setInterval(() => void embedded.deliverDue().catch(() => {}), 5_000),
+              setInterval(() => void embedded.renewDue().catch(options.onError), 60_000),
+            ]
+          : []),
       ];
       for (const timer of timers) timer.unref();
       // Stopping waits for automatic top-ups already under way, so none is cut off mid-charge.
