@@ -1,7 +1,7 @@
 import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { serializerCompiler } from "fastify-type-provider-zod";
 
 import type { AccountService } from "./accounts/account-service.ts";
@@ -49,6 +49,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     bodyLimit: maxBodyBytes,
     trustProxy: dependencies.trustProxy,
     return503OnClosing: true,
+    // One line per request (below) instead of Fastify's two: logging is a visible share of a data request's cost.
+    logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -76,6 +78,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
 
   const { metrics } = dependencies;
   app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        responseTimeMs: reply.elapsedTime,
+      },
+      "request completed",
+    );
     const route = request.routeOptions.url ?? "unmatched";
     metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.requestDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);

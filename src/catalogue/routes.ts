@@ -51,20 +51,26 @@ const examBoardParam = z
     return parsed;
   });
 
-/** Serialised once per distinct request: the catalogue never changes while the process runs. */
-function memoise<T>(compute: (key: string) => T): (key: string) => T {
-  const cache = new Map<string, T>();
+/**
+ * Serialised and encoded once per distinct request: the catalogue never changes while the process runs, and
+ * sending bytes spares the UTF-8 encoding of a large string on every response. Only keys that name something
+ * real are kept, so made-up ids cannot grow the cache.
+ */
+function memoise(compute: (key: string) => Buffer | null): (key: string) => Buffer | null {
+  const cache = new Map<string, Buffer>();
   return (key) => {
     let value = cache.get(key);
     if (value === undefined) {
-      value = compute(key);
+      const computed = compute(key);
+      if (computed === null) return null;
+      value = computed;
       cache.set(key, value);
     }
     return value;
   };
 }
 
-function sendJson(reply: FastifyReply, json: string): FastifyReply {
+function sendJson(reply: FastifyReply, json: Buffer): FastifyReply {
   return reply.type("application/json; charset=utf-8").send(json);
 }
 
@@ -79,11 +85,11 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
       qualification: parseQualification(qualification ?? "") ?? undefined,
       examBoardId: parseExamBoard(examBoardId ?? "") ?? undefined,
     }).map(subjectView);
-    return JSON.stringify({ subjects, count: subjects.length });
+    return Buffer.from(JSON.stringify({ subjects, count: subjects.length }));
   });
   const treeJson = memoise((subjectId) => {
     const subject = catalogue.subjectById.get(subjectId);
-    return subject ? JSON.stringify(treeView(subject)) : "";
+    return subject ? Buffer.from(JSON.stringify(treeView(subject))) : null;
   });
 
   routes.get(
@@ -98,7 +104,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
       },
     },
     async (request, reply) =>
-      sendJson(reply, subjectListJson(`${request.query.qualification ?? ""}|${request.query.examBoard ?? ""}`)),
+      sendJson(reply, subjectListJson(`${request.query.qualification ?? ""}|${request.query.examBoard ?? ""}`)!),
   );
 
   routes.get(

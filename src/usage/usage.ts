@@ -2,12 +2,17 @@ import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Clock } from "../shared/ids.ts";
 import type { Database } from "../storage/database.ts";
-import { usageDaily, usageEvents, usageRollupCycles } from "../storage/schema.ts";
+import { usageDaily, usageRollupCycles } from "../storage/schema.ts";
 
 export const usageKinds = ["data", "align", "genie_chat", "chat", "questions", "account"] as const;
 export type UsageKind = (typeof usageKinds)[number];
 
 export const rollupCycleMs = 5 * 60 * 1000;
+/** Usage events are written in batches: at most this long after the call, or sooner when this many wait. */
+export const usageFlushIntervalMs = 1000;
+const usageFlushBatchSize = 200;
+/** While the database is down, events wait in memory up to this many; older ones are dropped beyond it. */
+const maxPendingEvents = 20_000;
 export const summaryWindowDays = 30;
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -28,15 +33,46 @@ function isoDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
-/** Usage events (kind and time, never content), the five-minute rollup and the reads that come from it. */
+/**
+ * Usage events (kind and time, never content), the five-minute rollup and the reads that come from it.
+ * Events are counts for the dashboard, not money (spend comes from the ledger), so they are buffered and written
+ * in batches: one insert per request would cost more than the data request itself. A crash loses at most the
+ * last second of call counts.
+ */
 export class UsageService {
+  private pending: { account_id: string; kind: UsageKind; created_at: string }[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
 
-  async record(accountId: string, kind: UsageKind): Promise<void> {
-    await this.db.insert(usageEvents).values({ accountId, kind, createdAt: this.clock.now() });
+  record(accountId: string, kind: UsageKind): void {
+    this.pending.push({ account_id: accountId, kind, created_at: this.clock.now().toISOString() });
+    if (this.pending.length >= usageFlushBatchSize) void this.flush();
+  }
+
+  /** Writes the buffered events; concurrent calls queue, so once it resolves every earlier event is stored. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const batch = this.pending.splice(0);
+      if (batch.length === 0) return;
+      try {
+        // One parameter however long the batch: building a many-row insert costs more than running it.
+        await this.db.execute(sql`
+          insert into usage_events (account_id, kind, created_at)
+          select account_id, kind, created_at
+            from json_to_recordset(${JSON.stringify(batch)}::json)
+              as event(account_id text, kind text, created_at timestamptz)`);
+      } catch (error) {
+        this.pending = [...batch, ...this.pending].slice(-maxPendingEvents);
+        throw error;
+      }
+    });
+    const done = this.flushing;
+    this.flushing = done.catch(() => {});
+    return done;
   }
 
   /**
@@ -45,6 +81,7 @@ export class UsageService {
    * Calls come from usage events; spend from committed reservations (the ledger's truth).
    */
   async runCycle(): Promise<boolean> {
+    await this.flush().catch(() => {});
     const now = this.clock.now();
     const cycleStart = new Date(Math.floor(now.getTime() / rollupCycleMs) * rollupCycleMs);
     const firstDay = isoDay(new Date(now.getTime() - summaryWindowDays * dayMs));
@@ -131,9 +168,16 @@ export function registerUsageRecording(app: FastifyInstance, usage: UsageService
   app.addHook("onResponse", async (request) => {
     const principal = request.principal;
     const kind = usageKindForRoute(request.routeOptions.url);
-    if (!principal || !kind) return;
-    await usage.record(principal.accountId, kind).catch((error: unknown) => {
-      request.log.warn({ err: (error as Error).message }, "usage event not recorded");
+    if (principal && kind) usage.record(principal.accountId, kind);
+  });
+  const flush = () =>
+    usage.flush().catch((error: unknown) => {
+      app.log.warn({ err: (error as Error).message }, "usage events not recorded yet; will retry");
     });
+  const timer = setInterval(() => void flush(), usageFlushIntervalMs);
+  timer.unref();
+  app.addHook("onClose", async () => {
+    clearInterval(timer);
+    await flush();
   });
 }
