@@ -50,14 +50,56 @@ function amountSelect(name, selected) {
   );
 }
 
+/** Why a top-up failed, in a word for the history table. */
+const failureLabels = {
+  expired: "Expired",
+  async_payment_failed: "Failed",
+  provider_unavailable: "Failed",
+  automatic_top_up_off: "Cancelled",
+};
+
 function statusBadge(topUp) {
   const status = String(topUp.status ?? "pending");
   if (failedStatuses.has(status))
-    return h("span", { class: "badge bad" }, status === "failed" ? "Declined" : status);
+    return h(
+      "span",
+      { class: "badge bad", title: topUp.failureReason ?? undefined },
+      status === "failed" ? (failureLabels[topUp.failureReason] ?? "Declined") : status,
+    );
   if (status === "succeeded" || status === "confirmed" || status === "paid")
     return h("span", { class: "badge good" }, "Paid");
   if (status === "pending") return h("span", { class: "badge" }, "Awaiting payment");
   return h("span", { class: "badge" }, status.replace(/_/g, " "));
+}
+
+const subscriptionStatusNames = { active: "Active", past_due: "Past due", pending: "Awaiting payment" };
+
+/** What the provider's return address says happened (Stripe sends people back with ?checkout=…). */
+const returnMessages = {
+  cancelled: ["status", "Checkout cancelled. Nothing was charged."],
+  card_saved: [
+    "success",
+    "Card details sent. The saved card shows here as soon as the provider confirms it.",
+  ],
+  subscribed: ["success", "Monthly top-up started. Thank you!"],
+};
+
+/** Appends the children that are there (DOM append would write "null"). */
+function appendPresent(parent, ...children) {
+  parent.append(...children.filter(Boolean));
+}
+
+/** Why automatic top-up was switched off by the service, for people. */
+function switchedOffNotice(settings) {
+  const reason = settings.disabledMessage ?? "the card was refused";
+  return notice(
+    "error",
+    h("strong", {}, "Automatic top-up was switched off"),
+    settings.disabledAt ? ` on ${dateTime(settings.disabledAt)}` : "",
+    ` because your saved card was refused: ${reason.replace(/\.$/, "")}`,
+    settings.disabledReason ? ` (${settings.disabledReason}).` : ".",
+    " Manual top-ups still work. Save a working card, then switch automatic top-up back on.",
+  );
 }
 
 export const billingView = {
@@ -89,9 +131,10 @@ export const billingView = {
       );
       return section;
     }
-    const rerender = async (message) => {
+    const rerender = async (message, where = ".message-area") => {
       const fresh = await billingView.render(context);
-      if (message) fresh.querySelector(".message-area").replaceChildren(message);
+      if (message)
+        (fresh.querySelector(where) ?? fresh.querySelector(".message-area")).replaceChildren(message);
       section.replaceWith(fresh);
     };
 
@@ -99,7 +142,8 @@ export const billingView = {
     const latest = [...billing.topUps].sort((a, b) =>
       String(b.createdAt).localeCompare(String(a.createdAt)),
     )[0];
-    if (latest && failedStatuses.has(String(latest.status))) {
+    const returned = returnMessages[query.get("checkout")];
+    if (latest && failedStatuses.has(String(latest.status)) && latest.method !== "automatic") {
       messages.show(
         "error",
         h("strong", {}, "Your last payment was declined. "),
@@ -121,6 +165,8 @@ export const billingView = {
           if (section.isConnected) rerender();
         }, 2000);
       }
+    } else if (returned) {
+      messages.show(...returned);
     } else if (query.has("checkout") || query.has("paid")) {
       messages.show("success", "Payment confirmed. Thank you!");
     }
@@ -184,32 +230,65 @@ export const billingView = {
 
     // Monthly top-up
     const monthlyMessages = messageArea();
-    const monthly = h("div", { class: "card" }, h("h2", {}, "Monthly top-up"), monthlyMessages);
+    const monthly = h(
+      "div",
+      { class: "card", id: "monthly" },
+      h("h2", {}, "Monthly top-up"),
+      monthlyMessages,
+    );
     const subscription = billing.subscription;
-    if (subscription && !["canceled", "cancelled", "ended"].includes(String(subscription.status))) {
+    const subscriptionStatus = String(subscription?.status ?? "");
+    if (subscription && (subscriptionStatus === "active" || subscriptionStatus === "past_due")) {
       const cancel = h("button", { type: "button", class: "secondary" }, "Cancel monthly top-up");
       cancel.addEventListener("click", async () => {
         cancel.disabled = true;
         const result = await platform("DELETE", "/billing/subscription");
-        if (result.ok) rerender(notice("success", "Monthly top-up cancelled."));
+        if (result.ok)
+          rerender(
+            notice("success", "Monthly top-up cancelled. Months already paid stay on your balance."),
+            "#monthly .message-area",
+          );
         else {
           cancel.disabled = false;
           monthlyMessages.show("error", result.data.message ?? "Could not cancel.");
         }
       });
-      monthly.append(
+      appendPresent(
+        monthly,
         h(
           "p",
-          {},
-          `${pounds(subscription.amountPence)} a month`,
+          { id: "subscription-summary" },
+          h(
+            "span",
+            { class: `badge ${subscriptionStatus === "active" ? "good" : "bad"}` },
+            subscriptionStatusNames[subscriptionStatus],
+          ),
+          ` ${pounds(subscription.amountPence)} a month`,
           subscription.currentPeriodEnd ? `, next on ${dateTime(subscription.currentPeriodEnd)}` : "",
-          subscription.status ? ` (${subscription.status})` : "",
           ".",
         ),
-        cancel,
+        subscriptionStatus === "past_due"
+          ? notice(
+              "warning",
+              "The last monthly payment did not go through, so that month was not added. Cancel and start again with another card.",
+            )
+          : null,
+        h(
+          "div",
+          { class: "actions" },
+          cancel,
+          // The embedded test processor lets a month pass on demand; Stripe has no such page.
+          subscription.providerUrl
+            ? h(
+                "a",
+                { href: providerUrl(subscription.providerUrl), class: "small" },
+                "Open in the test payment processor (renew now)",
+              )
+            : null,
+        ),
       );
     } else {
-      const amount = amountSelect("monthlyAmount", 2500);
+      const amount = amountSelect("monthlyAmount", subscription?.amountPence ?? 2500);
       const start = h("button", { type: "submit" }, "Start monthly top-up");
       const form = h(
         "form",
@@ -228,7 +307,24 @@ export const billingView = {
           "Monthly top-up",
         );
       });
-      monthly.append(h("p", {}, "Add the same amount on the same day each month. Cancel at any time."), form);
+      appendPresent(
+        monthly,
+        h("p", {}, "Add the same amount on the same day each month. Cancel at any time."),
+        subscriptionStatus === "pending"
+          ? notice(
+              "status",
+              `A monthly top-up of ${pounds(subscription.amountPence)} is waiting for its first payment. Finish the checkout, or start again below.`,
+            )
+          : null,
+        subscriptionStatus === "canceled"
+          ? h(
+              "p",
+              { class: "small muted" },
+              `Your monthly top-up of ${pounds(subscription.amountPence)} was cancelled.`,
+            )
+          : null,
+        form,
+      );
     }
     section.append(monthly);
 
@@ -293,7 +389,7 @@ export const billingView = {
         amountPence: Number(autoAmount.value),
       });
       saveAuto.disabled = false;
-      if (result.ok) autoMessages.show("success", "Automatic top-up saved.");
+      if (result.ok) rerender(notice("success", "Automatic top-up saved."), "#auto-top-up .message-area");
       else if (result.status === 404 && result.data.error === "not_found")
         autoMessages.show("error", "Automatic top-up is not available on this server yet.");
       else autoMessages.show("error", result.data.message ?? "Could not save automatic top-up.");
@@ -301,15 +397,23 @@ export const billingView = {
     section.append(
       h(
         "div",
-        { class: "card" },
+        { class: "card", id: "auto-top-up" },
         h("h2", {}, "Saved card and automatic top-up"),
         autoMessages,
+        settings.disabledReason && !settings.enabled ? switchedOffNotice(settings) : null,
         h(
           "p",
-          {},
+          { id: "saved-card" },
           card
             ? `Saved card: ${card.brand ?? "card"} ending ${card.last4 ?? "····"}${card.expMonth ? `, expires ${card.expMonth}/${card.expYear}` : ""}.`
             : "No saved card. Automatic top-up needs one.",
+        ),
+        h(
+          "p",
+          { id: "auto-status", class: "small" },
+          settings.enabled && settings.thresholdPence && settings.amountPence
+            ? `Automatic top-up is on: when a call leaves the balance below ${pounds(settings.thresholdPence)}, ${pounds(settings.amountPence)} is added from the saved card, once each time.`
+            : "Automatic top-up is off.",
         ),
         h("div", { class: "actions" }, saveCard),
         autoForm,
