@@ -53,9 +53,14 @@ export function assessConversation(messages: ChatMessage[]): SafeguardingAssessm
   const fromContext = assessFollowUp(messages, latestIndex, latestText);
   if (fromContext !== null && (best === null || outranks(fromContext, best))) best = fromContext;
 
-  // The rules are precise; the classifier catches wordings no rule anticipated. The stronger finding wins.
+  // The rules are precise about the category; the classifier catches wordings no rule anticipated. It decides when
+  // the rules found nothing, or when it sees a strictly higher severity than they did.
   const classified = classify(classifierModel, messages);
-  if (classified !== null && (best === null || outranks(classified, best))) best = classified;
+  if (
+    classified !== null &&
+    (best === null || severities.indexOf(classified.severity) > severities.indexOf(best.severity))
+  )
+    best = classified;
 
   return best === null ? null : buildAssessment(best.category, best.severity);
 }
