@@ -11,6 +11,7 @@ import { createMemoryEmbeddingCache } from "./align/embedding-cache.ts";
 import { createOfflineAligner } from "./align/offline-aligner.ts";
 import { registerAlignRoute } from "./align/align-route.ts";
 import { registerAccountRoute } from "./billing/account-route.ts";
+import { registerChangelogRoutes } from "./operator/changelog-routes.ts";
 import { WithdrawnEndpoints } from "./operator/withdrawals.ts";
 import { registerIdempotency } from "./billing/idempotency-http.ts";
 import { createBillingRuntime, type BillingRuntime } from "./billing/compose.ts";
@@ -209,7 +210,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           autoTopUp: (accountId) => billing.autoTopUp.settings(accountId),
         });
       },
-      registerPlatformRoutes: (platform) => billing.registerPlatformRoutes(platform),
+      registerPlatformRoutes: (platform) => {
+        billing.registerPlatformRoutes(platform);
+        registerChangelogRoutes(platform, { db: storage.db });
+      },
     });
     await billing.registerRootRoutes(app);
     builtApp = app;

@@ -4,6 +4,7 @@ import { billingView } from "./views/billing.js";
 import { dashboardView } from "./views/dashboard.js";
 import { docsView } from "./views/docs.js";
 import { keysView } from "./views/keys.js";
+import { messagesView } from "./views/messages.js";
 import { playgroundView } from "./views/playground.js";
 import { signInView, signUpView } from "./views/auth.js";
 
@@ -14,6 +15,7 @@ const routes = {
   "/dashboard": dashboardView,
   "/keys": keysView,
   "/billing": billingView,
+  "/messages": messagesView,
   "/docs": docsView,
   "/playground": playgroundView,
 };

@@ -160,6 +160,13 @@ describe("changelog post and usage rollup", () => {
       .orderBy(desc(changelogPosts.postedAt));
     expect(post?.title).toBe("Question sets in Welsh");
     expect((await mailTo(developer.accountId))[0]?.subject).toContain("Question sets in Welsh");
+    const listed = (await (await fetch(`${app.baseUrl}/platform/api/changelog`)).json()) as {
+      posts: { title: string; body: string }[];
+    };
+    expect(listed.posts[0]).toMatchObject({
+      title: "Question sets in Welsh",
+      body: "Question sets can now be requested in Welsh.",
+    });
   });
 
   it("runs the current cycle once", async () => {
