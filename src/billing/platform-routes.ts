@@ -31,6 +31,20 @@ const autoTopUpBody = z.strictObject({
   amountPence: amountSchema,
 });
 
+/**
+ * A call to the payment provider that failed (unreachable, or refused our request): nothing was charged, and
+ * the caller may try again, so it is a 503 rather than our fault.
+ */
+async function viaProvider<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    request.log.warn({ err: (error as Error).message }, "payment provider call failed");
+    throw new ApiError("service_unavailable");
+  }
+}
+
 async function activeAccount(request: FastifyRequest, accounts: AccountService) {
   const account = await requireAccount(request, accounts);
   if (account.status !== "active") throw new ApiError("account_suspended");
@@ -61,7 +75,7 @@ export function registerBillingPlatformRoutes(
     { schema: { tags, body: z.strictObject({ amountPence: amountSchema }) } },
     async (request) => {
       const account = await activeAccount(request, accounts);
-      return billing.startCheckout(account.id, request.body.amountPence);
+      return viaProvider(request, () => billing.startCheckout(account.id, request.body.amountPence));
     },
   );
 
@@ -79,7 +93,9 @@ export function registerBillingPlatformRoutes(
     },
     async (request) => {
       const account = await activeAccount(request, accounts);
-      const started = await subscriptions.start(account.id, request.body.amountPence);
+      const started = await viaProvider(request, () =>
+        subscriptions.start(account.id, request.body.amountPence),
+      );
       if (!started.ok) throw new ApiError("subscription_exists");
       return { checkoutId: started.checkoutId, url: started.url };
     },
@@ -119,7 +135,7 @@ export function registerBillingPlatformRoutes(
     },
     async (request) => {
       const account = await activeAccount(request, accounts);
-      return billing.startPaymentMethodSetup(account.id);
+      return viaProvider(request, () => billing.startPaymentMethodSetup(account.id));
     },
   );
 

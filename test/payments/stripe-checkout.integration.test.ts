@@ -138,6 +138,16 @@ describe("one-off top-ups through Stripe Checkout", () => {
     expect((await billingOf(client)).topUps[0]).toMatchObject({ status: "failed", failureReason: "expired" });
   });
 
+  it("answers 503 and opens nothing when Stripe cannot be reached", async () => {
+    const { client } = await createDeveloper(stripe.app);
+    stripe.standIn.failNextRequests(10);
+    const response = await client.request("POST", "/platform/api/billing/checkout", { amountPence: 1000 });
+    stripe.standIn.failNextRequests(0);
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toBe("service_unavailable");
+    expect((await billingOf(client)).topUps).toEqual([]);
+  }, 30_000);
+
   it("refunds the unspent part with its VAT through a Stripe refund", async () => {
     const { client } = await createDeveloper(stripe.app);
     await topUp(client, 1000);
