@@ -57,7 +57,7 @@ describe("automatic top-up on PGlite", () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(generousLimits);
-  });
+  }, 120_000);
   afterAll(() => app.close());
 
   it("validates the settings and needs a saved card to switch on", async () => {
@@ -231,7 +231,7 @@ describe.skipIf(!postgresAvailable)("automatic top-up on two instances sharing P
     drop = database.drop;
     first = await startTestApp({ DATABASE_URL: database.url, ...generousLimits });
     second = await startTestApp({ DATABASE_URL: database.url, ...generousLimits });
-  });
+  }, 180_000);
   afterAll(async () => {
     await first?.close();
     await second?.close();

@@ -20,7 +20,7 @@ export function useStripeApp(): void {
       RATE_LIMIT_GENERAL_PER_MIN: "1000",
     });
     stripe.standIn.setWebhookTarget(`${stripe.app.baseUrl}/platform/webhooks/stripe`);
-  });
+  }, 120_000);
   afterAll(async () => {
     await stripe.app?.close();
     await stripe.standIn?.close();

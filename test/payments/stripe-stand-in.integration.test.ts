@@ -31,7 +31,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const address = receiver.address() as { port: number };
   standIn.setWebhookTarget(`http://127.0.0.1:${address.port}/`);
-});
+}, 120_000);
 afterAll(async () => {
   await standIn.close();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));

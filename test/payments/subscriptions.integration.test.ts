@@ -19,7 +19,7 @@ let app: Awaited<ReturnType<typeof startClockedApp>>;
 
 beforeAll(async () => {
   app = await startClockedApp({ VAT_RATE_PERCENT: "20" });
-});
+}, 120_000);
 afterAll(() => app.close());
 
 async function startMonthly(client: PlatformClient, amountPence: number) {
