@@ -97,6 +97,14 @@ export class AutoTopUpService {
     return { ok: true, settings: await this.settings(accountId) };
   }
 
+  /** Switches automatic top-up off at the developer's (or the account's) end; the settings are kept. */
+  async switchOff(accountId: string): Promise<void> {
+    await this.options.db
+      .update(billingSettings)
+      .set({ autoTopUpEnabled: false })
+      .where(eq(billingSettings.accountId, accountId));
+  }
+
   /**
    * Called after a charge (or a call refused for balance) with the balance it left; checks in the background
    * so the paid call's answer never waits for a card charge. Checks for one account run one at a time.

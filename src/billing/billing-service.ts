@@ -173,7 +173,10 @@ export class BillingService {
     return { ok: true, refundedPence: debit.refundedPence };
   }
 
-  /** Revokes every key, marks the account closed and refunds whatever is unspent. */
+  /**
+   * Revokes every key, marks the account closed, stops the monthly and automatic top-ups and refunds whatever
+   * is unspent.
+   */
   async closeAccount(accountId: string): Promise<{ refundedPence: number }> {
     await this.options.db
       .update(accounts)
@@ -181,6 +184,9 @@ export class BillingService {
       .where(and(eq(accounts.id, accountId), eq(accounts.status, "active")));
     await this.options.keys.revokeAll(accountId);
     await this.options.keys.announceAccountChange(accountId);
+    // No card is charged for a closed account again: no next month, no automatic top-up.
+    await this.options.subscriptions.cancel(accountId);
+    await this.options.autoTopUp.switchOff(accountId);
     let refundedPence = 0;
     for (const lot of await this.options.ledger.refundableTopUps(accountId)) {
       const refunded = await this.refundTopUp(accountId, lot.id, false);

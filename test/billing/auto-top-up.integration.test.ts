@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { topUps } from "../../src/storage/schema.ts";
 import { api, createDeveloper, startTestApp, type PlatformClient, type TestApp } from "../support/harness.ts";
 import { createTestDatabase, postgresAvailable } from "../support/services.ts";
-import { billingOf, saveCard, topUpThroughCheckout } from "../payments/clocked-app.ts";
+import { billingOf, payOnProviderPage, saveCard, topUpThroughCheckout } from "../payments/clocked-app.ts";
 
 const biologySubject = "aqa-gcse-biology-8461";
 const cards = {
@@ -219,6 +219,32 @@ describe("automatic top-up on PGlite", () => {
     await app.runtime.billing.autoTopUp.drain();
     expect((await billingOf(client)).balancePence).toBeGreaterThanOrEqual(1000);
     expect(await automaticTopUps(app, accountId)).toHaveLength(1);
+  });
+});
+
+describe("closing an account", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(generousLimits);
+  }, 120_000);
+  afterAll(() => app.close());
+
+  it("cancels the monthly top-up and switches automatic top-up off", async () => {
+    const { client, accountId } = await readyDeveloper(app, { thresholdPence: 500 });
+    const started = await client.request("POST", "/platform/api/billing/subscription", { amountPence: 1000 });
+    const { url } = (await started.json()) as { url: string };
+    await payOnProviderPage(app, url);
+    const subscriptionId = (await billingOf(client)).subscription?.id ?? "";
+    expect(subscriptionId).toMatch(/^sub_/);
+
+    const closed = await client.request("POST", "/platform/api/account/close");
+    expect(closed.status).toBe(200);
+    expect(await closed.json()).toMatchObject({ closed: true, refundedPence: 2000 });
+    expect((await app.runtime.billing.embedded?.subscription(subscriptionId))?.status).toBe("canceled");
+    const summary = await app.runtime.billing.billing.summary(accountId);
+    expect(summary.subscription?.status).toBe("canceled");
+    expect(summary.autoTopUp.enabled).toBe(false);
+    expect(summary.balancePence).toBe(0);
   });
 });
 
