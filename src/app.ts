@@ -22,7 +22,7 @@ import { registerAccountRoutes } from "./platform/account-routes.ts";
 import { registerCsrf } from "./platform/csrf.ts";
 import { registerKeyRoutes } from "./platform/key-routes.ts";
 import type { Storage } from "./storage/database.ts";
-import { documentIdempotency, openApiInfo } from "./http/openapi.ts";
+import { documentRoute, openApiInfo } from "./http/openapi.ts";
 
 /** Everything the HTTP layer needs, built by the composition root (or a test harness). */
 export interface AppDependencies {
@@ -94,7 +94,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
 
   await app.register(fastifySwagger, {
     openapi: openApiInfo(dependencies.publicUrl),
-    transform: documentIdempotency,
+    transform: documentRoute,
     hideUntagged: true,
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/docs", staticCSP: true });

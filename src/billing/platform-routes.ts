@@ -65,14 +65,24 @@ export function registerBillingPlatformRoutes(
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["Platform"];
 
-  routes.get("/platform/api/billing", { schema: { tags } }, async (request) => {
-    const account = await requireAccount(request, accounts);
-    return billing.summary(account.id);
-  });
+  routes.get(
+    "/platform/api/billing",
+    { schema: { summary: "Balance, top-ups and billing settings", tags } },
+    async (request) => {
+      const account = await requireAccount(request, accounts);
+      return billing.summary(account.id);
+    },
+  );
 
   routes.post(
     "/platform/api/billing/checkout",
-    { schema: { tags, body: z.strictObject({ amountPence: amountSchema }) } },
+    {
+      schema: {
+        tags,
+        summary: "Start a top-up checkout",
+        body: z.strictObject({ amountPence: amountSchema }),
+      },
+    },
     async (request) => {
       const account = await activeAccount(request, accounts);
       return viaProvider(request, () => billing.startCheckout(account.id, request.body.amountPence));
@@ -163,7 +173,13 @@ export function registerBillingPlatformRoutes(
 
   routes.post(
     "/platform/api/billing/topups/:topUpId/refund",
-    { schema: { tags, params: z.object({ topUpId: z.string().max(100) }) } },
+    {
+      schema: {
+        tags,
+        summary: "Refund the unspent part of a recent top-up",
+        params: z.object({ topUpId: z.string().max(100) }),
+      },
+    },
     async (request) => {
       const account = await requireAccount(request, accounts);
       const result = await billing.refundTopUp(account.id, request.params.topUpId);
@@ -172,8 +188,12 @@ export function registerBillingPlatformRoutes(
     },
   );
 
-  routes.post("/platform/api/account/close", { schema: { tags } }, async (request) => {
-    const account = await requireAccount(request, accounts);
-    return { closed: true, ...(await billing.closeAccount(account.id)) };
-  });
+  routes.post(
+    "/platform/api/account/close",
+    { schema: { tags, summary: "Close the account" } },
+    async (request) => {
+      const account = await requireAccount(request, accounts);
+      return { closed: true, ...(await billing.closeAccount(account.id)) };
+    },
+  );
 }

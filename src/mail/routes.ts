@@ -9,7 +9,8 @@ export function registerMessageRoutes(
   app: FastifyInstance,
   dependencies: { accounts: AccountService; db: Database },
 ) {
-  app.get("/platform/api/messages", { schema: { tags: ["Platform"] } }, async (request) => {
+  const schema = { tags: ["Platform"], summary: "Messages sent to the account (the outbox)" };
+  app.get("/platform/api/messages", { schema }, async (request) => {
     const account = await requireAccount(request, dependencies.accounts);
     const messages = await listOutbox(dependencies.db, account.id);
     return { messages, count: messages.length };

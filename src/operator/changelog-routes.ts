@@ -5,7 +5,11 @@ import { changelogPosts } from "./operator-schema.ts";
 
 /** GET /platform/api/changelog: the operator's posts, newest first; public, like a changelog page. */
 export function registerChangelogRoutes(app: FastifyInstance, dependencies: { db: Database }): void {
-  app.get("/platform/api/changelog", { schema: { tags: ["Platform"] } }, async () => {
+  const options = {
+    config: { openapi: { withoutSession: true } },
+    schema: { tags: ["Platform"], summary: "Changelog posts, newest first" },
+  };
+  app.get("/platform/api/changelog", options, async () => {
     const posts = await dependencies.db
       .select()
       .from(changelogPosts)

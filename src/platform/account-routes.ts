@@ -41,7 +41,12 @@ export function registerAccountRoutes(
 
   routes.post(
     "/platform/api/register",
-    { schema: { body: registrationBody, tags } },
+    {
+      config: {
+        openapi: { successStatus: 201, withoutSession: true, errors: ["email_taken", "rate_limited"] },
+      },
+      schema: { summary: "Register a developer account and sign in", body: registrationBody, tags },
+    },
     async (request, reply) => {
       const limited = await rateLimits.consumeLogin(`register:${request.ip}`);
       if (!limited.allowed)
@@ -56,7 +61,11 @@ export function registerAccountRoutes(
     },
   );
 
-  routes.post("/platform/api/login", { schema: { body: loginBody, tags } }, async (request, reply) => {
+  const loginOptions = {
+    config: { openapi: { withoutSession: true, errors: ["invalid_credentials", "rate_limited"] as const } },
+    schema: { summary: "Sign in", body: loginBody, tags },
+  };
+  routes.post("/platform/api/login", loginOptions, async (request, reply) => {
     const limited = await rateLimits.consumeLogin(`login:${request.ip}:${request.body.email.toLowerCase()}`);
     if (!limited.allowed) {
       const seconds = limited.refusedBy.resetSeconds;
@@ -72,13 +81,13 @@ export function registerAccountRoutes(
     return { account: publicAccount(account) };
   });
 
-  routes.post("/platform/api/logout", { schema: { tags } }, async (request, reply) => {
+  routes.post("/platform/api/logout", { schema: { summary: "Sign out", tags } }, async (request, reply) => {
     await accounts.endSession(request.cookies[sessionCookie]);
     clearSessionCookie(reply, secureCookies);
     return { signedOut: true };
   });
 
-  routes.get("/platform/api/me", { schema: { tags } }, async (request) => {
+  routes.get("/platform/api/me", { schema: { summary: "The signed-in account", tags } }, async (request) => {
     const account = await requireAccount(request, accounts);
     return { account: publicAccount(account) };
   });

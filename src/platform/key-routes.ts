@@ -34,13 +34,25 @@ export function registerKeyRoutes(
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["Platform"];
 
-  routes.get("/platform/api/keys", { schema: { tags } }, async (request) => {
-    const account = await requireAccount(request, accounts);
-    const list = await keys.list(account.id);
-    return { keys: list.map(publicKey), live: list.filter((key) => !key.revokedAt).length, max: maxLiveKeys };
-  });
+  routes.get(
+    "/platform/api/keys",
+    { schema: { summary: "List the account's API keys", tags } },
+    async (request) => {
+      const account = await requireAccount(request, accounts);
+      const list = await keys.list(account.id);
+      return {
+        keys: list.map(publicKey),
+        live: list.filter((key) => !key.revokedAt).length,
+        max: maxLiveKeys,
+      };
+    },
+  );
 
-  routes.post("/platform/api/keys", { schema: { body: createKeyBody, tags } }, async (request, reply) => {
+  const createOptions = {
+    config: { openapi: { successStatus: 201, errors: ["key_limit_reached", "account_suspended"] as const } },
+    schema: { summary: "Create an API key (the secret is shown once)", body: createKeyBody, tags },
+  };
+  routes.post("/platform/api/keys", createOptions, async (request, reply) => {
     const account = await requireAccount(request, accounts);
     if (account.status !== "active") throw new ApiError("account_suspended");
     const created = await keys.create(account.id, request.body);
@@ -50,7 +62,10 @@ export function registerKeyRoutes(
 
   routes.post(
     "/platform/api/keys/:keyId/revoke",
-    { schema: { params: z.object({ keyId: z.string().max(100) }), tags } },
+    {
+      config: { openapi: { errors: ["not_found"] } },
+      schema: { summary: "Revoke an API key", params: z.object({ keyId: z.string().max(100) }), tags },
+    },
     async (request) => {
       const account = await requireAccount(request, accounts);
       const key = await keys.revoke(account.id, request.params.keyId);

@@ -14,6 +14,7 @@ export function registerUsageRoutes(
     {
       schema: {
         tags: ["Platform"],
+        summary: "Daily calls and spend by kind, from the usage rollup",
         querystring: z.object({ days: z.coerce.number().int().min(1).max(90).default(30) }),
       },
     },
