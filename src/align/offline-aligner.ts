@@ -103,14 +103,23 @@ export interface OfflineAligner extends Aligner {
  * only analyses its own text. An unknown subject yields no matches; the caller reports it as not found.
  */
 export function createOfflineAligner(snapshot: CatalogueSnapshot): OfflineAligner {
+  // Built per subject on first use: building all of them up front was a large share of start-up time.
   const rankers = new Map<string, SubjectRanker>();
-  for (const subject of snapshot.subjects) rankers.set(subject.id, createSubjectRanker(subject.topics));
+  const rankerFor = (subjectId: string): SubjectRanker | undefined => {
+    let ranker = rankers.get(subjectId);
+    if (ranker) return ranker;
+    const subject = snapshot.subjectById.get(subjectId);
+    if (!subject) return undefined;
+    ranker = createSubjectRanker(subject.topics);
+    rankers.set(subjectId, ranker);
+    return ranker;
+  };
 
   return {
     engine: "offline-bm25",
-    rankerFor: (subjectId) => rankers.get(subjectId),
+    rankerFor,
     async align(request: AlignRequest): Promise<AlignMatch[]> {
-      const ranker = rankers.get(request.subjectId);
+      const ranker = rankerFor(request.subjectId);
       const limit = Math.floor(request.limit);
       if (!ranker || !(limit > 0)) return [];
       const ranked = ranker.rank(request.text).filter((entry) => entry.rawScore > 0);

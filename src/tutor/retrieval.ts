@@ -78,7 +78,14 @@ const retrieverCache = new WeakMap<CatalogueSnapshot, NoteRetriever>();
 export function createNoteRetriever(catalogue: CatalogueSnapshot): NoteRetriever {
   const cached = retrieverCache.get(catalogue);
   if (cached) return cached;
-  const retriever = buildRetriever(catalogue);
+  // The index is built on first use rather than at start-up, which it used to slow by seconds.
+  let built: NoteRetriever | undefined;
+  const index = () => (built ??= buildRetriever(catalogue));
+  const retriever: NoteRetriever = {
+    retrieve: (input) => index().retrieve(input),
+    search: (query, options) => index().search(query, options),
+    subjectsMatching: (subjectText) => index().subjectsMatching(subjectText),
+  };
   retrieverCache.set(catalogue, retriever);
   return retriever;
 }
