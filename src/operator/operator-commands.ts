@@ -114,7 +114,10 @@ export async function restoreEndpoint(
   return { ok: true, lines: [`${endpoint} restored`] };
 }
 
-/** `account suspend --email E`: ends access for breach; keys stop working on every instance at once. */
+/**
+ * `account suspend --email E`: ends access for breach; keys stop working on every instance at once, and the
+ * monthly and automatic top-ups stop. The balance is not refunded (the contract's rule for a breach).
+ */
 export async function suspendAccount(runtime: Runtime, flags: Map<string, string>): Promise<OperatorOutcome> {
   const email = (flags.get("email") ?? "").trim();
   if (!email) return refuse("--email is required");
@@ -124,6 +127,9 @@ export async function suspendAccount(runtime: Runtime, flags: Map<string, string
   if (account.status === "closed") return refuse("that account is closed already");
   await store.setStatus(account.id, "suspended");
   await runtime.keys.announceAccountChange(account.id);
+  // No card is charged for a suspended account: no next month, no automatic top-up.
+  await runtime.billing.subscriptions.cancel(account.id);
+  await runtime.billing.autoTopUp.switchOff(account.id);
   return { ok: true, lines: [`account ${account.id} suspended`] };
 }
 
