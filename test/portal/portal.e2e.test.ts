@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseFlags, postChangelog } from "../../src/operator/operator-commands.ts";
 import { startTestApp, unlockData, type TestApp } from "../support/harness.ts";
 
 const chromiumPath = "/usr/bin/chromium";
@@ -401,6 +402,26 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: `Welcome, ${developer.name}` }).waitFor();
     await screenshot("signin-dashboard");
+  });
+
+  it("lists the receipt and the changelog on the Messages page", { timeout: journeyTimeoutMs }, async () => {
+    await postChangelog(
+      app.runtime,
+      parseFlags([
+        "--title",
+        "Welsh question sets",
+        "--body",
+        "Question sets can now be asked for in Welsh.",
+      ]),
+    );
+    await open("/messages");
+    await page.locator("#changelog-list").getByText("Welsh question sets").waitFor();
+    if (billingAvailable)
+      await page
+        .locator("#message-list")
+        .getByText(/^Receipt: £10\.00/)
+        .waitFor();
+    await screenshot("messages");
   });
 
   it("refunds a top-up and closes the account", { timeout: journeyTimeoutMs }, async () => {
