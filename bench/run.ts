@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { benchCatalogue, prepareCatalogue, type Settings } from "./catalogue.ts";
-import { fundedDeveloper } from "./developer.ts";
+import { fundedDeveloperOverHttp as fundedDeveloper } from "../test/support/server-process.ts";
 import { benchInProcess } from "./in-process.ts";
 import { benchAlign, benchChat, preparePaid } from "./paid.ts";
 import { startBaseline, startService, type StartedProcess } from "./processes.ts";

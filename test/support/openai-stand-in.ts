@@ -27,7 +27,12 @@ export type StandInReply =
    */
   | { kind: "stall"; ms?: number; afterHeaders?: boolean }
   /** Streams the first `chunks` chunks of `text`, then drops the connection. */
-  | { kind: "disconnect"; text: string; chunks: number; chunkSize?: number };
+  | { kind: "disconnect"; text: string; chunks: number; chunkSize?: number }
+  /**
+   * Streams the first chunk of `text`, then holds the stream open until `release` settles, then sends the rest
+   * and ends normally: a slow model whose pace the test decides.
+   */
+  | { kind: "gated"; text: string; release: Promise<void>; chunkSize?: number };
 
 export interface RecordedRequest {
   path: string;
@@ -144,6 +149,28 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
         // Give the client time to read what was sent, then drop the socket without a clean end.
         await new Promise((resolve) => setTimeout(resolve, 30));
         response.socket?.destroy();
+        return;
+      }
+      case "gated": {
+        const [first = "", ...rest] = chunk(reply.text, reply.chunkSize ?? 6);
+        startSse(response);
+        writeSse(response, chunkPayload(id, model, { role: "assistant", content: "" }, null));
+        writeSse(response, chunkPayload(id, model, { content: first }, null));
+        await reply.release;
+        if (response.destroyed) return;
+        for (const piece of rest) writeSse(response, chunkPayload(id, model, { content: piece }, null));
+        writeSse(response, chunkPayload(id, model, {}, "stop"));
+        if (body.stream_options?.include_usage) {
+          writeSse(response, {
+            id,
+            object: "chat.completion.chunk",
+            created: Math.floor(Date.now() / 1000),
+            model,
+            choices: [],
+            usage: usageOf(body, reply.text),
+          });
+        }
+        response.end("data: [DONE]\n\n");
         return;
       }
       case "text":
