@@ -1,5 +1,6 @@
 import type {} from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isStorageUnavailable } from "../storage/database.ts";
 import { ApiError, errorBody } from "./errors.ts";
 
 export const apiPrefix = "/api/v1";
@@ -36,6 +37,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 /** Maps framework errors (parsing, limits, validation) onto the closed catalogue; anything else is a 500. */
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   if (error instanceof ApiError) return error;
+  if (isStorageUnavailable(error)) return new ApiError("service_unavailable");
   const code = (error as FastifyError).code;
   switch (code) {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
@@ -89,7 +91,9 @@ export function registerApiConventions(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+    if (apiError.code === "service_unavailable")
+      request.log.warn({ err: error.message }, "dependency unavailable");
+    else if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
     return sendError(request, reply, apiError);
   });
 

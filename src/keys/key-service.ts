@@ -47,8 +47,11 @@ export class KeyService {
     const secretHash = hashKey(secret, this.pepper);
     const nowMs = this.clock.now().getTime();
     let principal: KeyPrincipal | null;
+    // While the signal channel is down, revocations may go unheard: forget everything cached, so that nothing
+    // cached before or during the outage is trusted after it.
+    if (!this.bus.healthy()) this.cache.clear();
     const cached = this.cache.get(secretHash);
-    if (cached && cached.expiresAtMs > nowMs && this.bus.healthy()) {
+    if (cached && cached.expiresAtMs > nowMs) {
       principal = cached.principal;
     } else {
       principal = await this.store.findPrincipal(secretHash);
@@ -101,12 +104,20 @@ export class KeyService {
   /** Tells every instance that an account's status or unlock flag changed. */
   async announceAccountChange(accountId: string): Promise<void> {
     this.forgetAccount(accountId);
-    await this.bus.publish("account-changed", accountId);
+    await this.publish("account-changed", accountId);
   }
 
   private async announceRevocation(accountId: string): Promise<void> {
     this.forgetAccount(accountId);
-    await this.bus.publish("key-revoked", accountId);
+    await this.publish("key-revoked", accountId);
+  }
+
+  /**
+   * The change is already stored; if the channel is down, every instance bypasses its cache until it is back
+   * (above), so the change still holds everywhere and the caller's request need not fail.
+   */
+  private async publish(topic: "account-changed" | "key-revoked", accountId: string): Promise<void> {
+    await this.bus.publish(topic, accountId).catch(() => {});
   }
 
   private forgetAccount(accountId: string): void {

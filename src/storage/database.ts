@@ -28,6 +28,37 @@ export type StorageOptions =
   { driver: "pglite"; dataDir: string | null } | { driver: "postgres"; url: string; poolSize: number };
 
 const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
+
+/** Socket errors and PostgreSQL's connection-exception, shutdown and too-many-connections SQLSTATEs. */
+const unavailableCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "EAI_AGAIN",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
+const unavailableMessages =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|Cannot use a pool after calling end/i;
+
+/**
+ * Whether an error (or anything in its `cause` chain, where Drizzle puts the driver's error) means the database
+ * could not be reached, as opposed to a query that failed: the first is a 503 and worth retrying, the second a bug.
+ */
+export function isStorageUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && (unavailableCodes.has(code) || code.startsWith("08"))) return true;
+    if (unavailableMessages.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
+}
 /** Any constant shared by every instance; serialises concurrent migrations. */
 const migrationLockId = 7_401_553_201;
 
