@@ -6,6 +6,7 @@ import pg from "pg";
 import { benchCatalogue, prepareCatalogue, type Settings } from "./catalogue.ts";
 import { fundedDeveloperOverHttp as fundedDeveloper } from "../test/support/server-process.ts";
 import { benchInProcess } from "./in-process.ts";
+import { benchModelPath } from "./model-path.ts";
 import { benchAlign, benchChat, preparePaid } from "./paid.ts";
 import { startBaseline, startService, type StartedProcess } from "./processes.ts";
 import { formatMarkdown, formatTable, meetsTarget, type BenchRow } from "./report.ts";
@@ -103,6 +104,9 @@ async function main(): Promise<void> {
     });
   });
   await rm(startup.dataDir, { recursive: true, force: true });
+
+  log("chat on the model path (local OpenAI-compatible stand-in) …");
+  rows.push(...(await benchModelPath({ serviceEnv, samples: quick ? 5 : 30 })));
 
   const database = flags.has("--no-postgres") ? null : await createPostgresDatabase();
   if (database) {

@@ -1,0 +1,105 @@
+import { startOpenAiStandIn } from "../test/support/openai-stand-in.ts";
+import { fundedDeveloperOverHttp } from "../test/support/server-process.ts";
+import { startService, type StartedProcess } from "./processes.ts";
+import { median, type BenchRow } from "./report.ts";
+
+/**
+ * What the service adds on the model path: the same reply fetched straight from a local OpenAI-compatible
+ * stand-in (the baseline), and through `POST /genies/{shortName}/chat` on the service configured to use it. The
+ * service checks its output sentence by sentence before a delta leaves, so its first delta is compared with the
+ * stand-in's whole (short) reply: what remains is key check, limits, safeguarding, retrieval, prompt building,
+ * the AI SDK and the NDJSON encoding.
+ */
+const reply =
+  "Diffusion is the net movement of particles from high to low concentration. It needs no energy.";
+
+async function timeToFirstToken(url: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${url}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer bench" },
+    body: JSON.stringify({
+      model: "bench",
+      stream: true,
+      messages: [{ role: "user", content: "diffusion?" }],
+    }),
+  });
+  await response.text();
+  return performance.now() - started;
+}
+
+async function timeToFirstDelta(baseUrl: string, key: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/v1/genies/aqa-gcse-biology/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    body: JSON.stringify({ messages: [{ role: "user", content: "What is diffusion?" }] }),
+  });
+  if (response.status !== 200)
+    throw new Error(`model-path chat: ${response.status} ${await response.text()}`);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let elapsed: number | null = null;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    if (elapsed === null && text.includes('"type":"delta"')) elapsed = performance.now() - started;
+  }
+  if (elapsed === null) throw new Error(`model-path chat streamed no delta: ${text.slice(0, 200)}`);
+  return elapsed;
+}
+
+export async function benchModelPath(options: {
+  serviceEnv: Record<string, string>;
+  samples: number;
+}): Promise<BenchRow[]> {
+  const standIn = await startOpenAiStandIn();
+  standIn.setFallback(() => ({ kind: "text", text: reply, chunkSize: 12 }));
+  let service: StartedProcess | null = null;
+  try {
+    service = await startService({
+      ...options.serviceEnv,
+      DATA_DIR: `${process.env.TMPDIR ?? "/tmp"}/syllabi-bench-model-${process.pid}`,
+      AI_PROVIDER: "openai-compatible",
+      AI_BASE_URL: standIn.url,
+      AI_MODEL: "bench",
+      AI_API_KEY: "bench",
+    });
+    const payer = await fundedDeveloperOverHttp(service.baseUrl, { keys: 1, topUpPence: 10000 });
+    const key = payer.keys[0]!;
+    await timeToFirstToken(standIn.url);
+    await timeToFirstDelta(service.baseUrl, key);
+    const direct: number[] = [];
+    const through: number[] = [];
+    for (let sample = 0; sample < options.samples; sample += 1) {
+      direct.push(await timeToFirstToken(standIn.url));
+      through.push(await timeToFirstDelta(service.baseUrl, key));
+    }
+    const baselineName = "the stand-in model's whole reply, fetched directly";
+    const added = through.map((value, index) => value - direct[index]!);
+    return [
+      {
+        case: "genie chat NDJSON, 4p (model path)",
+        measure: `time to first delta, median of ${options.samples}`,
+        unit: "ms",
+        service: median(through),
+        baseline: median(direct),
+        baselineName,
+      },
+      {
+        case: "genie chat NDJSON, 4p (model path)",
+        measure: `time the service adds to the model, median of ${options.samples}`,
+        unit: "ms",
+        service: median(added),
+        baseline: null,
+        baselineName: "—",
+        target: { maximum: 5 },
+      },
+    ];
+  } finally {
+    await service?.stop();
+    await standIn.close();
+  }
+}
