@@ -368,7 +368,7 @@ const keptAlphanumerics =
 function undoLeetSpeak(text: string): string {
   return text.replace(/[a-z0-9@$!]*[a-z0-9@$]/g, (word) => {
     if (!/[a-z]/.test(word) || keptAlphanumerics.test(word)) return word;
-    if (textSpeak[word] !== undefined) return word;
+    if (Object.hasOwn(textSpeak, word)) return word;
     return word.replace(/[013457@$!]/g, (symbol) => leetLetters[symbol] ?? symbol);
   });
 }
@@ -425,8 +425,8 @@ function segmentWords(joined: string): string {
 function expandWord(token: string): string {
   let word = token.replace(/([a-z])\1{2,}/g, "$1$1");
   if (!stretchTargets.has(word) && /([a-z])\1/.test(word)) word = shrinkDoubledLetters(word);
-  const expanded = textSpeak[word];
-  if (expanded !== undefined) return expanded;
+  // Own keys only: "constructor" or "toString" in a message must not find Object.prototype.
+  if (Object.hasOwn(textSpeak, word)) return textSpeak[word]!;
   if (word.endsWith("in") && droppedGVerbs.has(word.slice(0, -2).replace(/(.)\1$/, "$1"))) return `${word}g`;
   if (word.endsWith("in") && droppedGVerbs.has(word.slice(0, -2))) return `${word}g`;
   return correctSpelling(word);
