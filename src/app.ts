@@ -6,6 +6,7 @@ import { serializerCompiler } from "fastify-type-provider-zod";
 
 import type { AccountService } from "./accounts/account-service.ts";
 import {
+  answerClientError,
   registerApiConventions,
   registerMethodNotAllowed,
   apiPrefix,
@@ -52,6 +53,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     // One line per request (below) instead of Fastify's two: logging is a visible share of a data request's cost.
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: "idle",
+    clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(zodValidatorCompiler);

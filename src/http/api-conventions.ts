@@ -1,5 +1,7 @@
 import type {} from "@fastify/swagger";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Duplex } from "node:stream";
+import { newId } from "../shared/ids.ts";
 import { isStorageUnavailable } from "../storage/database.ts";
 import { ApiError, errorBody } from "./errors.ts";
 
@@ -60,6 +62,39 @@ export function toApiError(error: FastifyError | ApiError | Error): ApiError {
     return new ApiError("invalid_request", { message: "The request could not be read." });
   }
   return new ApiError("internal_error");
+}
+
+/**
+ * Requests the HTTP parser refuses (headers over 16 KiB, malformed request lines) never reach the router; they
+ * get the contract's error body and headers too, then the connection closes. A request that stalls past the
+ * timeout has no one waiting for an answer, so its socket is only closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const requestId = newId("req");
+  const message =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? "The request headers are too large (at most 16 KiB in all)."
+      : "The request could not be read as HTTP.";
+  const body = JSON.stringify(errorBody(new ApiError("invalid_request", { message }), requestId));
+  socket.end(
+    [
+      "HTTP/1.1 400 Bad Request",
+      "Content-Type: application/json; charset=utf-8",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "Cache-Control: private, no-store",
+      "Access-Control-Allow-Origin: *",
+      `Access-Control-Expose-Headers: ${exposedHeaders}`,
+      `Request-Id: ${requestId}`,
+      "Connection: close",
+      "",
+      body,
+    ].join("\r\n"),
+  );
 }
 
 /**
