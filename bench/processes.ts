@@ -124,11 +124,11 @@ export async function startProcess(options: {
   };
 }
 
-/** `node bin/syllabi.js serve`, exactly as an operator starts it. */
+/** `node dist/bundle/cli.mjs serve`, exactly as `npm start` runs it (bench/run.ts builds the bundle first). */
 export async function startService(env: Record<string, string>): Promise<StartedProcess> {
   const port = await freePort();
   return startProcess({
-    args: ["bin/syllabi.js", "serve"],
+    args: ["dist/bundle/cli.mjs", "serve"],
     env: { NODE_ENV: "development", HOST: "127.0.0.1", ...env, PORT: String(port) },
     port,
     readyPath: "/readyz",

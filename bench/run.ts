@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -8,12 +9,12 @@ import { fundedDeveloperOverHttp as fundedDeveloper } from "../test/support/serv
 import { benchInProcess } from "./in-process.ts";
 import { benchModelPath } from "./model-path.ts";
 import { benchAlign, benchChat, preparePaid } from "./paid.ts";
-import { startBaseline, startService, type StartedProcess } from "./processes.ts";
+import { repositoryRoot, startBaseline, startService, type StartedProcess } from "./processes.ts";
 import { formatMarkdown, formatTable, meetsTarget, type BenchRow } from "./report.ts";
 import { benchStartup } from "./startup.ts";
 
 /**
- * `npm run bench [-- --quick] [-- --markdown]`: the service as an operator runs it (`node bin/syllabi.js serve`,
+ * `npm run bench [-- --quick] [-- --markdown]`: the service as `npm start` runs it (`node dist/bundle/cli.mjs serve`,
  * full stack: key check, rate limits, headers, logging at the default level) beside a bare Fastify process
  * sending the same bytes, measured in the same run so the ratios hold on any machine.
  */
@@ -73,6 +74,8 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
 }
 
 async function main(): Promise<void> {
+  // The same bundle `npm start` builds and runs.
+  execFileSync("npm", ["run", "build", "--silent"], { cwd: repositoryRoot, stdio: "inherit" });
   const started = performance.now();
   const cpus = os.cpus();
   const machine =

@@ -16,7 +16,7 @@ async function startAndStop(
 }
 
 /**
- * Cold start of `node bin/syllabi.js serve` on PGlite until /readyz answers, first on an empty data directory
+ * Cold start of `node dist/bundle/cli.mjs serve` (what `npm start` runs) on PGlite until /readyz answers, first on an empty data directory
  * (migrations included) and then on an existing one, beside a bare Fastify process started the same way.
  */
 export async function benchStartup(options: {

@@ -16,6 +16,7 @@ import {
 } from "./detection-rules.ts";
 import type { DetectionRule } from "./detection-rules.ts";
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { classify, type ClassifierModel } from "./classifier.ts";
 import { conceptRules } from "./concept-rules.ts";
 import { normalise } from "./normalise.ts";
@@ -29,8 +30,10 @@ interface Finding {
 }
 
 /** Trained offline by `npm run safeguarding:train` on the development data; loaded once. */
+// Resolved from the repository root (two levels up), like the catalogue and migrations, so the path holds both
+// from src/safeguarding/ and from the bundle `npm start` runs in dist/bundle/.
 const classifierModel = JSON.parse(
-  readFileSync(new URL("./classifier-model.json", import.meta.url), "utf8"),
+  readFileSync(path.resolve(import.meta.dirname, "../../src/safeguarding/classifier-model.json"), "utf8"),
 ) as ClassifierModel;
 
 /** How many earlier caller turns can give meaning to a short reply such as "yes" or "tonight". */
