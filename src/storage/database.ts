@@ -8,6 +8,7 @@ import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { templateFor } from "./pglite-template.ts";
 import * as schema from "./schema.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -27,7 +28,7 @@ export interface Storage {
 export type StorageOptions =
   { driver: "pglite"; dataDir: string | null } | { driver: "postgres"; url: string; poolSize: number };
 
-const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
+export const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
 
 /** Socket errors and PostgreSQL's connection-exception, shutdown and too-many-connections SQLSTATEs. */
 const unavailableCodes = new Set([
@@ -64,8 +65,14 @@ const migrationLockId = 7_401_553_201;
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (options.driver === "pglite") {
-    if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-    const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+    let client: PGlite;
+    if (options.dataDir) {
+      const template = await templateFor(options.dataDir);
+      await mkdir(options.dataDir, { recursive: true });
+      client = new PGlite(options.dataDir, template ? { loadDataDir: template } : {});
+    } else {
+      client = new PGlite();
+    }
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     return {
