@@ -15,7 +15,12 @@ import {
   treeView,
 } from "./catalogue-views.ts";
 import type { CatalogueSnapshot } from "./model.ts";
-import { createCatalogueSearch, searchResultTypes } from "./search/index.ts";
+import {
+  createCatalogueSearch,
+  searchResultTypes,
+  type CatalogueSearch,
+  type CatalogueSearchQuery,
+} from "./search/index.ts";
 
 const dataGuard: ApiRouteGuard = { scope: "curriculum:read", ai: false, requiresDataUnlock: true };
 const tags = ["Curriculum"];
@@ -76,7 +81,10 @@ function sendJson(reply: FastifyReply, json: Buffer): FastifyReply {
 
 export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { catalogue: CatalogueSnapshot }): void {
   const { catalogue } = dependencies;
-  const search = createCatalogueSearch(catalogue);
+  // Built on the first search rather than at start-up, where it was the largest single cost (about 1.5 s for the
+  // full catalogue); later searches use the same index.
+  let searchIndex: CatalogueSearch | undefined;
+  const search = { search: (query: CatalogueSearchQuery) => (searchIndex ??= createCatalogueSearch(catalogue)).search(query) };
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   const subjectListJson = memoise((key) => {
