@@ -91,7 +91,11 @@ function endpointFrom(flags: Map<string, string>): WithdrawableEndpoint | null {
     : null;
 }
 
-/** `endpoint withdraw --endpoint E --reason R`: every instance answers 410 within seconds. */
+/**
+ * `endpoint withdraw --endpoint E --reason R [--refund]`: every instance answers 410 within seconds. A permanent
+ * withdrawal can take away what developers topped up for, so `--refund` also returns every active developer's
+ * unspent balance through the payment provider (whatever the top-up's age) and tells them why.
+ */
 export async function withdrawEndpoint(
   runtime: Runtime,
   flags: Map<string, string>,
@@ -101,7 +105,37 @@ export async function withdrawEndpoint(
   const reason = (flags.get("reason") ?? "").trim();
   if (reason.length < 3) return refuse("--reason is required (it is kept for the record)");
   await runtime.withdrawals.withdraw(endpoint, reason);
-  return { ok: true, lines: [`${endpoint} withdrawn`] };
+  if (!flags.has("refund")) return { ok: true, lines: [`${endpoint} withdrawn`] };
+
+  const developers = await runtime.storage.db
+    .select({ id: accounts.id, email: accounts.email })
+    .from(accounts)
+    .where(eq(accounts.status, "active"));
+  let refundedPence = 0;
+  let failures = 0;
+  for (const developer of developers) {
+    let mine = 0;
+    for (const lot of await runtime.ledger.refundableTopUps(developer.id)) {
+      const refunded = await runtime.billing.billing.refundTopUp(developer.id, lot.id, false);
+      if (refunded.ok) mine += refunded.refundedPence;
+      else failures += 1;
+    }
+    if (mine === 0) continue;
+    refundedPence += mine;
+    await runtime.billing.mailer.send({
+      accountId: developer.id,
+      to: developer.email,
+      subject: `Syllabi has withdrawn ${endpoint.replace("_", " ")}: your balance is refunded`,
+      text:
+        `We have permanently withdrawn the ${endpoint.replace("_", " ")} endpoint (${reason}). ` +
+        `We have refunded your unspent balance of ${(mine / 100).toFixed(2)} GBP to your card. Your account and keys stay open.`,
+    });
+  }
+  const lines = [
+    `${endpoint} withdrawn; ${refundedPence}p refunded across ${developers.length} developer(s)`,
+  ];
+  if (failures > 0) lines.push(`${failures} refund(s) failed at the provider and were left on the balance`);
+  return { ok: true, lines };
 }
 
 export async function restoreEndpoint(

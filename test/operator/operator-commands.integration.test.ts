@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devBootstrap } from "../../src/billing/dev-bootstrap.ts";
 import { changelogPosts } from "../../src/operator/operator-schema.ts";
 import {
   parseFlags,
@@ -115,6 +116,23 @@ describe("endpoint withdraw and restore", () => {
     const served = await api(app, developer.key, "POST", "/api/v1/align", alignBody);
     expect(served.status).toBe(200);
     expect(await balanceOf(app, developer.key)).toBe(999);
+  });
+
+  it("with --refund, returns every developer's unspent balance through the provider and says why", async () => {
+    // A real £10 top-up through the embedded provider, so there is a payment to refund.
+    const developer = await devBootstrap(app.runtime, `refund-${Date.now()}@example.test`);
+    if (!developer.ok) throw new Error(developer.reason);
+    await api(app, developer.key, "POST", "/api/v1/align", alignBody);
+    const outcome = await withdrawEndpoint(
+      app.runtime,
+      flags("--endpoint", "questions", "--reason", "permanent withdrawal", "--refund"),
+    );
+    expect(outcome.ok).toBe(true);
+    expect(await balanceOf(app, developer.key)).toBe(0);
+    const [notice] = await mailTo(developer.accountId);
+    expect(notice?.subject).toContain("withdrawn questions");
+    expect(notice?.text).toContain("9.99 GBP");
+    await restoreEndpoint(app.runtime, flags("--endpoint", "questions"));
   });
 
   it("refuses an unknown endpoint or a missing reason", async () => {
