@@ -25,7 +25,8 @@ const usage = `usage: syllabi <command>
   dev bootstrap --email E   a developer, a key and a £10 embedded top-up; prints the key
   prices schedule --kind K --pence P --effective DATE   a new price, 30+ days ahead; emails developers
   changelog post --title T --body B                     publish a changelog post; emails developers
-  endpoint withdraw --endpoint E --reason R             answer 410 on E everywhere (align, questions, genie_chat, chat)
+  endpoint withdraw --endpoint E --reason R [--refund]  answer 410 on E everywhere (align, questions, genie_chat, chat);
+                                                        --refund returns every developer's unspent balance
   endpoint restore --endpoint E                         undo a withdrawal
   account suspend --email E                             end an account's access (breach); keys stop at once
   usage rollup                                          run this five-minute usage rollup now
