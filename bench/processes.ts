@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "../test/support/server-process.ts";
 import type { HttpTarget } from "./http-load.ts";
 
 export const repositoryRoot = path.resolve(import.meta.dirname, "..");
@@ -18,18 +18,6 @@ export interface StartedProcess {
   cpuMs(): Promise<number | null>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function rssOf(pid: number | undefined): Promise<number | null> {
