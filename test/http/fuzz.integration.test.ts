@@ -4,6 +4,7 @@ import { errorCatalogue, type ErrorCode } from "../../src/http/errors.ts";
 import { fund } from "../support/funding.ts";
 import { api, createDeveloper, startTestApp, type TestApp } from "../support/harness.ts";
 import { conformingValue, mutatedValue, type Hints, type JsonSchema } from "../support/schema-arbitrary.ts";
+import { parseNdjson } from "../support/ndjson-stream.ts";
 
 /**
  * Generated requests for every POST endpoint, from the request schemas in the served OpenAPI document: bodies
@@ -98,10 +99,7 @@ function chargedBy(outcome: Outcome, label: string): number {
   expect(outcome.status, context).toBe(200);
   if (outcome.headers.get("idempotent-replayed") === "true") return 0;
   if (outcome.headers.get("content-type")?.startsWith("application/x-ndjson")) {
-    const events = outcome.text
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as { type: string; usage?: { chargedPence: number } });
+    const events = parseNdjson<{ type: string; usage?: { chargedPence: number } }>(outcome.text);
     expect(events[0]?.type, context).toBe("start");
     const last = events.at(-1);
     expect(["done", "error"], context).toContain(last?.type);

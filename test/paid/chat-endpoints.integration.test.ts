@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balanceOf as balanceIn, fundedDeveloper as fundDeveloper } from "../support/funding.ts";
 import { api, startTestApp, type TestApp } from "../support/harness.ts";
+import { parseNdjson } from "../support/ndjson-stream.ts";
 
 let app: TestApp;
 const fundedDeveloper = (pence?: number) => fundDeveloper(app, pence);
 const balanceOf = (key: string) => balanceIn(app, key);
-
-function parseNdjson(text: string): Record<string, unknown>[] {
-  return text
-    .split("\n")
-    .filter((line) => line.length > 0)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 async function chat(key: string, path: string, body: unknown) {
   const response = await fetch(`${app.baseUrl}${path}`, {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { balanceOf, fundedDeveloper } from "../support/funding.ts";
 import { startTestApp, type TestApp } from "../support/harness.ts";
 import { startOpenAiStandIn, type OpenAiStandIn } from "../support/openai-stand-in.ts";
+import { parseNdjson } from "../support/ndjson-stream.ts";
 
 /**
  * What happens on the wire when the reader is not an ideal one: a client that hangs up mid-reply, and one that
@@ -82,10 +83,7 @@ describe("chat streaming to imperfect readers", () => {
       if (done) break;
       text += decoder.decode(value, { stream: true });
     }
-    const events = text
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as { type: string; text?: string; usage?: { chargedPence: number } });
+    const events = parseNdjson<{ type: string; text?: string; usage?: { chargedPence: number } }>(text);
     expect(events[0]?.type).toBe("start");
     expect(events.at(-1)).toMatchObject({ type: "done", usage: { chargedPence: 4 } });
     const answer = events

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balanceOf as balanceIn, fund, fundedDeveloper as fundDeveloper } from "../support/funding.ts";
 import { api, startTestApp, type TestApp } from "../support/harness.ts";
+import { parseNdjson } from "../support/ndjson-stream.ts";
 
 let app: TestApp;
 const fundedDeveloper = (pence?: number) => fundDeveloper(app, pence);
@@ -23,13 +24,6 @@ async function rawPost(key: string, path: string, body: unknown, idempotencyKey:
     body: JSON.stringify(body),
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
-function ndjsonLines(text: string): Record<string, unknown>[] {
-  return text
-    .split("\n")
-    .filter((line) => line.length > 0)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 beforeAll(async () => {
@@ -134,8 +128,8 @@ describe("Idempotency-Key on paid POSTs", () => {
     const body = { messages: [{ role: "user", content: "What does the nucleus of a cell contain?" }] };
     const first = await rawPost(key, "/api/v1/genies/aqa-gcse-biology/chat", body, "chat-1");
     const second = await rawPost(key, "/api/v1/genies/aqa-gcse-biology/chat", body, "chat-1");
-    const firstDone = ndjsonLines(first.text).at(-1) as { type: string; usage: { chargedPence: number } };
-    const secondDone = ndjsonLines(second.text).at(-1) as {
+    const firstDone = parseNdjson(first.text).at(-1) as { type: string; usage: { chargedPence: number } };
+    const secondDone = parseNdjson(second.text).at(-1) as {
       type: string;
       usage: { chargedPence: number; balancePence: number };
     };

@@ -78,3 +78,11 @@ export function postNdjson(
     outgoing.end(JSON.stringify(body));
   });
 }
+
+/** Every event of a complete NDJSON body, in order. */
+export function parseNdjson<Event = Record<string, unknown>>(text: string): Event[] {
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Event);
+}
