@@ -29,11 +29,15 @@ export function parseFlags(words: readonly string[]): Map<string, string> {
   return flags;
 }
 
-async function emailEveryDeveloper(runtime: Runtime, subject: string, text: string): Promise<number> {
-  const recipients = await runtime.storage.db
+function activeDevelopers(runtime: Runtime): Promise<{ id: string; email: string }[]> {
+  return runtime.storage.db
     .select({ id: accounts.id, email: accounts.email })
     .from(accounts)
     .where(eq(accounts.status, "active"));
+}
+
+async function emailEveryDeveloper(runtime: Runtime, subject: string, text: string): Promise<number> {
+  const recipients = await activeDevelopers(runtime);
   for (const recipient of recipients) {
     await runtime.billing.mailer.send({ accountId: recipient.id, to: recipient.email, subject, text });
   }
@@ -107,10 +111,7 @@ export async function withdrawEndpoint(
   await runtime.withdrawals.withdraw(endpoint, reason);
   if (!flags.has("refund")) return { ok: true, lines: [`${endpoint} withdrawn`] };
 
-  const developers = await runtime.storage.db
-    .select({ id: accounts.id, email: accounts.email })
-    .from(accounts)
-    .where(eq(accounts.status, "active"));
+  const developers = await activeDevelopers(runtime);
   let refundedPence = 0;
   let failures = 0;
   for (const developer of developers) {

@@ -16,7 +16,7 @@ import {
   suspendAccount,
   withdrawEndpoint,
 } from "../../src/operator/operator-commands.ts";
-import { mailOutbox } from "../../src/storage/schema.ts";
+import { billingSettings, mailOutbox } from "../../src/storage/schema.ts";
 import { balanceOf, fundedDeveloper } from "../support/funding.ts";
 import { api, startTestApp, type TestApp } from "../support/harness.ts";
 import { createTestDatabase, postgresAvailable } from "../support/services.ts";
@@ -147,14 +147,22 @@ describe("endpoint withdraw and restore", () => {
 });
 
 describe("account suspend", () => {
-  it("stops the account's keys at once with 403 account_suspended", async () => {
+  it("stops the account's keys at once with 403 account_suspended, and its automatic top-up", async () => {
     const developer = await fundedDeveloper(app);
     expect((await api(app, developer.key, "GET", "/api/v1/account")).status).toBe(200);
+    // As if the developer had saved a card and switched automatic top-up on.
+    await app.runtime.storage.db.insert(billingSettings).values({
+      accountId: developer.accountId,
+      autoTopUpEnabled: true,
+      autoTopUpThresholdPence: 100,
+      autoTopUpAmountPence: 1000,
+    });
     const outcome = await suspendAccount(app.runtime, flags("--email", developer.email));
     expect(outcome.ok).toBe(true);
     const refused = await api(app, developer.key, "GET", "/api/v1/account");
     expect(refused.status).toBe(403);
     expect(refused.json.error).toBe("account_suspended");
+    expect((await app.runtime.billing.autoTopUp.settings(developer.accountId)).enabled).toBe(false);
   });
 
   it("says so when no account has the email", async () => {
