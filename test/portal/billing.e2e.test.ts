@@ -1,13 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { haveChromium, launchChromium, type Browser } from "../support/browser.ts";
 import { api, createDeveloper, startTestApp, type TestApp } from "../support/harness.ts";
 
-const chromiumPath = "/usr/bin/chromium";
-const haveChromium = existsSync(chromiumPath);
-const screenshotDirectory = path.resolve("test-results/screenshots");
 const journeyTimeoutMs = 90_000;
 
 /**
@@ -16,15 +11,12 @@ const journeyTimeoutMs = 90_000;
  */
 describe.skipIf(!haveChromium)("billing in the portal: monthly top-up, saved card, automatic top-up", () => {
   let app: TestApp;
-  let context: BrowserContext;
+  let browser: Browser | undefined;
   let page: Page;
-  let userDataDirectory: string;
   let key = "";
   const pageErrors: string[] = [];
 
-  async function screenshot(name: string): Promise<void> {
-    await page.screenshot({ path: path.join(screenshotDirectory, `${name}.png`), fullPage: true });
-  }
+  const screenshot = (name: string) => browser!.screenshot(name);
 
   async function openBilling(): Promise<void> {
     const url = `${app.baseUrl}/#/billing`;
@@ -53,23 +45,11 @@ describe.skipIf(!haveChromium)("billing in the portal: monthly top-up, saved car
   }
 
   beforeAll(async () => {
-    mkdirSync(screenshotDirectory, { recursive: true });
     app = await startTestApp();
     const developer = await createDeveloper(app);
     key = developer.key;
-    userDataDirectory = mkdtempSync(path.join(tmpdir(), "syllabi-billing-chromium-"));
-    context = await chromium.launchPersistentContext(userDataDirectory, {
-      executablePath: chromiumPath,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-      ],
-    });
+    browser = await launchChromium("syllabi-billing-chromium");
+    const { context } = browser;
     // The developer's browser session: the platform's own cookies, as signing in would set them.
     await context.addCookies(
       ["syllabi_session", "csrf_token"].map((name) => ({
@@ -78,15 +58,14 @@ describe.skipIf(!haveChromium)("billing in the portal: monthly top-up, saved car
         url: app.baseUrl,
       })),
     );
-    page = context.pages()[0] ?? (await context.newPage());
+    page = browser.page;
     page.setDefaultTimeout(15_000);
     page.on("pageerror", (error) => pageErrors.push(error.message));
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await app?.close();
-    if (userDataDirectory) rmSync(userDataDirectory, { recursive: true, force: true });
   });
 
   it(

@@ -1,14 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseFlags, postChangelog } from "../../src/operator/operator-commands.ts";
+import { chromiumPath, haveChromium, launchChromium, type Browser } from "../support/browser.ts";
 import { startTestApp, unlockData, type TestApp } from "../support/harness.ts";
 
-const chromiumPath = "/usr/bin/chromium";
-const haveChromium = existsSync(chromiumPath);
-const screenshotDirectory = path.resolve("test-results/screenshots");
 const journeyTimeoutMs = 90_000;
 
 if (!haveChromium && process.env.CI !== "true") {
@@ -25,9 +20,8 @@ describe.runIf(!haveChromium && process.env.CI === "true")("portal e2e prerequis
 
 describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
   let app: TestApp;
-  let context: BrowserContext;
+  let browser: Browser | undefined;
   let page: Page;
-  let userDataDirectory: string;
   const pageErrors: string[] = [];
   const developer = {
     email: `portal-${Date.now()}@example.test`,
@@ -37,9 +31,7 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
   let secret = "";
   let billingAvailable = false;
 
-  async function screenshot(name: string): Promise<void> {
-    await page.screenshot({ path: path.join(screenshotDirectory, `${name}.png`), fullPage: true });
-  }
+  const screenshot = (name: string) => browser!.screenshot(name);
 
   async function open(hashRoute: string): Promise<void> {
     const url = `${app.baseUrl}/#${hashRoute}`;
@@ -56,26 +48,9 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(screenshotDirectory, { recursive: true });
     app = await startTestApp();
-    userDataDirectory = mkdtempSync(path.join(tmpdir(), "syllabi-portal-chromium-"));
-    // A fresh profile per run: playwright takes the user-data-dir as a parameter, not as a flag.
-    context = await chromium.launchPersistentContext(userDataDirectory, {
-      executablePath: chromiumPath,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium("syllabi-portal-chromium");
+    page = browser.page;
     page.setDefaultTimeout(15_000);
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => {
@@ -85,9 +60,8 @@ describe.skipIf(!haveChromium)("developer portal in a real browser", () => {
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await app?.close();
-    if (userDataDirectory) rmSync(userDataDirectory, { recursive: true, force: true });
   });
 
   it("serves portal pages with security headers and keeps the JSON 404 elsewhere", async () => {
