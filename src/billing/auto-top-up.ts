@@ -5,7 +5,7 @@ import { newId, type Clock } from "../shared/ids.ts";
 import type { Database } from "../storage/database.ts";
 import { accounts, billingSettings, topUps } from "../storage/schema.ts";
 import type { Charging } from "./charging.ts";
-import type { Ledger } from "./ledger.ts";
+import { lockAccount, type Ledger } from "./ledger.ts";
 
 export const autoTopUpThresholdPence = { min: 50, max: 5000 } as const;
 /** A pending automatic top-up this old was left by a crash or an unreachable provider: try it again. */
@@ -227,11 +227,7 @@ export class AutoTopUpService {
     const switchedOff = await db.transaction(async (tx) => {
       const [topUp] = await tx.select().from(topUps).where(eq(topUps.id, topUpId));
       if (!topUp) return null;
-      await tx
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(eq(accounts.id, topUp.accountId))
-        .for("update");
+      await lockAccount(tx, topUp.accountId);
       const [failed] = await tx
         .update(topUps)
         .set({ status: "failed", failureReason: code })

@@ -7,6 +7,14 @@ import type { PriceBook } from "./price-book.ts";
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
+/**
+ * Takes the account's row lock. Every balance movement takes it first, in the same order, so concurrent movements
+ * on one account queue rather than deadlock, and automatic top-up reads the balance under it.
+ */
+export async function lockAccount(tx: Transaction, accountId: string): Promise<void> {
+  await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+}
+
 export const ledgerEntryKinds = [
   "topup_credit",
   "charge",
@@ -96,11 +104,7 @@ export class Ledger implements Charging {
         .where(eq(topUps.id, topUpId));
       if (!named) return { kind: "unknown_top_up" };
       // The account's row first, as every movement takes it: automatic top-up reads the balance under it.
-      await tx
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(eq(accounts.id, named.accountId))
-        .for("update");
+      await lockAccount(tx, named.accountId);
       const [lot] = await tx
         .update(topUps)
         .set({
@@ -131,11 +135,7 @@ export class Ledger implements Charging {
     const now = this.clock.now();
     const topUpId = newId("top");
     return this.db.transaction(async (tx) => {
-      await tx
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(eq(accounts.id, input.accountId))
-        .for("update");
+      await lockAccount(tx, input.accountId);
       const inserted = await tx
         .insert(topUps)
         .values({
@@ -314,11 +314,7 @@ export class Ledger implements Charging {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
       // Lock the account row first: the same order as reserve, so the two never deadlock.
-      await tx
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(eq(accounts.id, input.accountId))
-        .for("update");
+      await lockAccount(tx, input.accountId);
       const [lot] = await tx
         .select()
         .from(topUps)
