@@ -19,7 +19,6 @@ import {
   createCatalogueSearch,
   searchResultTypes,
   type CatalogueSearch,
-  type CatalogueSearchQuery,
 } from "./search/index.ts";
 
 const dataGuard: ApiRouteGuard = { scope: "curriculum:read", ai: false, requiresDataUnlock: true };
@@ -84,7 +83,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
   // Built on the first search rather than at start-up, where it was the largest single cost (about 1.5 s for the
   // full catalogue); later searches use the same index.
   let searchIndex: CatalogueSearch | undefined;
-  const search = { search: (query: CatalogueSearchQuery) => (searchIndex ??= createCatalogueSearch(catalogue)).search(query) };
+  const catalogueSearch = () => (searchIndex ??= createCatalogueSearch(catalogue));
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   const subjectListJson = memoise((key) => {
@@ -155,7 +154,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
       if (subjectId !== undefined && !catalogue.subjectById.has(subjectId)) {
         throw new ApiError("subject_not_found", { param: "subjectId" });
       }
-      const results = search.search({
+      const results = catalogueSearch().search({
         q,
         limit,
         ...(qualification ? { qualification } : {}),
