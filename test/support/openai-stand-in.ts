@@ -159,18 +159,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
         await reply.release;
         if (response.destroyed) return;
         for (const piece of rest) writeSse(response, chunkPayload(id, model, { content: piece }, null));
-        writeSse(response, chunkPayload(id, model, {}, "stop"));
-        if (body.stream_options?.include_usage) {
-          writeSse(response, {
-            id,
-            object: "chat.completion.chunk",
-            created: Math.floor(Date.now() / 1000),
-            model,
-            choices: [],
-            usage: usageOf(body, reply.text),
-          });
-        }
-        response.end("data: [DONE]\n\n");
+        endStream(response, body, id, model, reply.text);
         return;
       }
       case "text":
@@ -320,6 +309,18 @@ async function sendContent(
     if (response.destroyed || response.writableEnded) return;
     writeSse(response, chunkPayload(id, model, { content: piece }, null));
   }
+  endStream(response, body, id, model, text, usage);
+}
+
+/** The end of a streamed completion: the stop chunk, the usage chunk when asked for, and `[DONE]`. */
+function endStream(
+  response: ServerResponse,
+  body: ChatCompletionBody,
+  id: string,
+  model: string,
+  text: string,
+  usage?: { promptTokens: number; completionTokens: number },
+): void {
   writeSse(response, chunkPayload(id, model, {}, "stop"));
   if (body.stream_options?.include_usage) {
     writeSse(response, {
