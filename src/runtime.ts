@@ -126,7 +126,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const metrics = createMetrics();
     const priceBook = new PriceBook(storage.db);
     await priceBook.seedLaunchPrices();
-    const ledger = new Ledger(storage.db, clock, priceBook);
+    const ledger = new Ledger(storage.db, clock);
 
     const modelSetup = createModelSetup({
       provider: config.AI_PROVIDER,

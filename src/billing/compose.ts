@@ -114,7 +114,7 @@ export async function createBillingRuntime(options: {
   const { storage, clock } = options;
   const priceBook = options.priceBook ?? new PriceBook(storage.db);
   await priceBook.seedLaunchPrices();
-  const ledger = options.ledger ?? new Ledger(storage.db, clock, priceBook);
+  const ledger = options.ledger ?? new Ledger(storage.db, clock);
   const mailer: Mailer = options.smtpUrl
     ? new SmtpMailer(options.smtpUrl, options.mailFrom)
     : new OutboxMailer(storage.db, clock);

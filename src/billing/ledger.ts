@@ -1,11 +1,25 @@
-import { and, asc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { newId, type Clock } from "../shared/ids.ts";
 import type { Database } from "../storage/database.ts";
-import { accounts, ledgerEntries, lotDraws, reservations, topUps } from "../storage/schema.ts";
+import { accounts, ledgerEntries, reservations, topUps } from "../storage/schema.ts";
 import type { Charging, ChargeKind, Reservation, ReserveOutcome } from "./charging.ts";
-import type { PriceBook } from "./price-book.ts";
+import { launchPriceOf } from "./price-book.ts";
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** bigint columns arrive as strings from node-postgres and as numbers from PGlite. */
+type Numeric = number | string;
+
+/**
+ * Calls one of the ledger's SQL functions (drizzle/0004_ledger_functions.sql): a movement is one round trip,
+ * which on the paid path is most of what the service adds to a call.
+ */
+async function callLedgerFunction<Row>(db: Database, query: SQL): Promise<Row> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  const [row] = result.rows;
+  if (!row) throw new Error("a ledger function returned no row");
+  return row;
+}
 
 /**
  * Takes the account's row lock. Every balance movement takes it first, in the same order, so concurrent movements
@@ -44,7 +58,6 @@ export class Ledger implements Charging {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    private readonly priceBook: PriceBook,
   ) {}
 
   async balance(accountId: string): Promise<number> {
@@ -194,92 +207,33 @@ export class Ledger implements Charging {
     kind: ChargeKind;
     requestId: string;
   }): Promise<ReserveOutcome> {
-    const now = this.clock.now();
-    return this.db.transaction(async (tx) => {
-      const pricePence = await this.priceBook.priceAt(input.kind, now, tx);
-      const [debited] = await tx
-        .update(accounts)
-        .set({ balancePence: sql`${accounts.balancePence} - ${pricePence}` })
-        .where(and(eq(accounts.id, input.accountId), gte(accounts.balancePence, pricePence)))
-        .returning({ balancePence: accounts.balancePence });
-      if (!debited) {
-        const [row] = await tx
-          .select({ balancePence: accounts.balancePence })
-          .from(accounts)
-          .where(eq(accounts.id, input.accountId));
-        return {
-          ok: false,
-          reason: "insufficient_balance",
-          balancePence: row?.balancePence ?? 0,
-          pricePence,
-        };
-      }
-      const reservation: Reservation = {
-        id: newId("chg"),
-        accountId: input.accountId,
-        kind: input.kind,
-        pricePence,
-      };
-      await tx.insert(reservations).values({
-        ...reservation,
-        keyId: input.keyId,
-        requestId: input.requestId,
-        createdAt: now,
-      });
-      await this.append(tx, {
-        accountId: input.accountId,
-        kind: "charge",
-        amountPence: -pricePence,
-        reservationId: reservation.id,
-      });
-      await this.drawFromLots(tx, input.accountId, reservation.id, pricePence);
-      return { ok: true, reservation, balancePence: debited.balancePence };
-    });
+    const reservationId = newId("chg");
+    const row = await callLedgerFunction<{ reserved: boolean; balance_pence: Numeric; price_pence: Numeric }>(
+      this.db,
+      sql`select * from ledger_reserve(${input.accountId}, ${input.keyId}, ${input.kind}, ${input.requestId},
+        ${reservationId}, ${newId("ent")}, ${this.nowParameter()}, ${launchPriceOf(input.kind)})`,
+    );
+    const balancePence = Number(row.balance_pence);
+    const pricePence = Number(row.price_pence);
+    if (!row.reserved) return { ok: false, reason: "insufficient_balance", balancePence, pricePence };
+    return {
+      ok: true,
+      reservation: { id: reservationId, accountId: input.accountId, kind: input.kind, pricePence },
+      balancePence,
+    };
   }
 
   async commit(reservation: Reservation): Promise<{ chargedPence: number; balancePence: number }> {
-    const now = this.clock.now();
-    return this.db.transaction(async (tx) => {
-      const [committed] = await tx
-        .update(reservations)
-        .set({ status: "committed", settledAt: now })
-        .where(and(eq(reservations.id, reservation.id), eq(reservations.status, "held")))
-        .returning({ pricePence: reservations.pricePence, accountId: reservations.accountId });
-      if (committed) {
-        const [row] = await tx
-          .update(accounts)
-          .set({ lifetimeSpendPence: sql`${accounts.lifetimeSpendPence} + ${committed.pricePence}` })
-          .where(eq(accounts.id, committed.accountId))
-          .returning({ balancePence: accounts.balancePence });
-        return { chargedPence: committed.pricePence, balancePence: row?.balancePence ?? 0 };
-      }
-      // Already settled: a repeat commit reports the earlier outcome and moves nothing.
-      const [existing] = await tx
-        .select({ status: reservations.status, pricePence: reservations.pricePence })
-        .from(reservations)
-        .where(eq(reservations.id, reservation.id));
-      const [account] = await tx
-        .select({ balancePence: accounts.balancePence })
-        .from(accounts)
-        .where(eq(accounts.id, reservation.accountId));
-      return {
-        chargedPence: existing?.status === "committed" ? existing.pricePence : 0,
-        balancePence: account?.balancePence ?? 0,
-      };
-    });
+    const row = await callLedgerFunction<{ charged_pence: Numeric; balance_pence: Numeric }>(
+      this.db,
+      sql`select * from ledger_commit(${reservation.id}, ${reservation.accountId}, ${this.nowParameter()})`,
+    );
+    return { chargedPence: Number(row.charged_pence), balancePence: Number(row.balance_pence) };
   }
 
   async release(reservation: Reservation): Promise<{ balancePence: number }> {
-    const now = this.clock.now();
-    return this.db.transaction(async (tx) => {
-      const balancePence = await this.releaseIn(tx, reservation.id, now);
-      if (balancePence !== null) return { balancePence };
-      const [account] = await tx
-        .select({ balancePence: accounts.balancePence })
-        .from(accounts)
-        .where(eq(accounts.id, reservation.accountId));
-      return { balancePence: account?.balancePence ?? 0 };
-    });
+    const { balancePence } = await this.releaseReservation(reservation.id, reservation.accountId);
+    return { balancePence };
   }
 
   /**
@@ -296,8 +250,7 @@ export class Ledger implements Charging {
       .limit(500);
     let released = 0;
     for (const { id } of stale) {
-      const balance = await this.db.transaction((tx) => this.releaseIn(tx, id, now));
-      if (balance !== null) released += 1;
+      if ((await this.releaseReservation(id, null)).released) released += 1;
     }
     return released;
   }
@@ -384,65 +337,20 @@ export class Ledger implements Charging {
       .orderBy(asc(topUps.confirmedAt));
   }
 
-  private async releaseIn(tx: Transaction, reservationId: string, now: Date): Promise<number | null> {
-    const [released] = await tx
-      .update(reservations)
-      .set({ status: "released", settledAt: now })
-      .where(and(eq(reservations.id, reservationId), eq(reservations.status, "held")))
-      .returning({ pricePence: reservations.pricePence, accountId: reservations.accountId });
-    if (!released) return null;
-    const [account] = await tx
-      .update(accounts)
-      .set({ balancePence: sql`${accounts.balancePence} + ${released.pricePence}` })
-      .where(eq(accounts.id, released.accountId))
-      .returning({ balancePence: accounts.balancePence });
-    await this.append(tx, {
-      accountId: released.accountId,
-      kind: "charge_returned",
-      amountPence: released.pricePence,
-      reservationId,
-    });
-    const draws = await tx.select().from(lotDraws).where(eq(lotDraws.reservationId, reservationId));
-    for (const draw of draws) {
-      await tx
-        .update(topUps)
-        .set({ remainingPence: sql`${topUps.remainingPence} + ${draw.pence}` })
-        .where(eq(topUps.id, draw.topUpId));
-    }
-    return account?.balancePence ?? 0;
+  /** Returns a held reservation to the lots it came from; `released` is false if it was already settled. */
+  private async releaseReservation(
+    reservationId: string,
+    accountId: string | null,
+  ): Promise<{ released: boolean; balancePence: number }> {
+    const row = await callLedgerFunction<{ released: boolean; balance_pence: Numeric }>(
+      this.db,
+      sql`select * from ledger_release(${reservationId}, ${accountId}, ${newId("ent")}, ${this.nowParameter()})`,
+    );
+    return { released: row.released, balancePence: Number(row.balance_pence) };
   }
 
-  /** Oldest lot first, so a refund can say exactly which money is still unspent. */
-  private async drawFromLots(
-    tx: Transaction,
-    accountId: string,
-    reservationId: string,
-    pence: number,
-  ): Promise<void> {
-    const lots = await tx
-      .select({ id: topUps.id, remainingPence: topUps.remainingPence })
-      .from(topUps)
-      .where(
-        and(eq(topUps.accountId, accountId), eq(topUps.status, "confirmed"), gt(topUps.remainingPence, 0)),
-      )
-      .orderBy(asc(topUps.confirmedAt), asc(topUps.id))
-      .for("update");
-    let owed = pence;
-    const draws: { reservationId: string; topUpId: string; pence: number }[] = [];
-    for (const lot of lots) {
-      if (owed === 0) break;
-      const take = Math.min(owed, lot.remainingPence);
-      draws.push({ reservationId, topUpId: lot.id, pence: take });
-      owed -= take;
-    }
-    if (draws.length === 0) return;
-    await tx.insert(lotDraws).values(draws);
-    for (const draw of draws) {
-      await tx
-        .update(topUps)
-        .set({ remainingPence: sql`${topUps.remainingPence} - ${draw.pence}` })
-        .where(eq(topUps.id, draw.topUpId));
-    }
+  private nowParameter() {
+    return sql`${this.clock.now().toISOString()}::timestamptz`;
   }
 
   private async append(

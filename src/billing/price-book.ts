@@ -16,6 +16,10 @@ export const launchPriceRows: { kind: ChargeKind; pence: number }[] = [
   { kind: "questions", pence: launchPrices.questionSetPence },
 ];
 
+export function launchPriceOf(kind: ChargeKind): number {
+  return launchPriceRows.find((launch) => launch.kind === kind)?.pence ?? 0;
+}
+
 /** Prices by effective date, read from the price table. */
 export class PriceBook {
   constructor(private readonly db: Database) {}
@@ -35,7 +39,7 @@ export class PriceBook {
       .where(and(eq(prices.kind, kind), lte(prices.effectiveAt, at)))
       .orderBy(desc(prices.effectiveAt))
       .limit(1);
-    return row?.pence ?? launchPriceRows.find((launch) => launch.kind === kind)?.pence ?? 0;
+    return row?.pence ?? launchPriceOf(kind);
   }
 
   async listAt(at: Date): Promise<PriceList> {

@@ -35,7 +35,7 @@ export async function openLedgerFixture(databaseUrl?: string): Promise<LedgerFix
   const clock = new TestClock();
   const priceBook = new PriceBook(storage.db);
   await priceBook.seedLaunchPrices();
-  const ledger = new Ledger(storage.db, clock, priceBook);
+  const ledger = new Ledger(storage.db, clock);
   return {
     storage,
     clock,
