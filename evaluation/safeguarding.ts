@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { assessConversation } from "../src/safeguarding/detector.ts";
 import { safeguardingCategories, severities } from "../src/safeguarding/taxonomy.ts";
-import type { SafeguardingCategory } from "../src/safeguarding/taxonomy.ts";
+import type { SafeguardingAssessment, SafeguardingCategory } from "../src/safeguarding/taxonomy.ts";
 import {
   checkTutorRequest,
   createOutputGuard,
@@ -92,15 +92,34 @@ async function readJsonLines<T>(fileName: string, schema: z.ZodType<T>): Promise
  */
 export type LabelledSet = "development" | "held-out";
 const labelledSetFiles: Record<LabelledSet, string[]> = {
-  development: ["safeguarding.jsonl", "safeguarding-round2.jsonl", "safeguarding-training.jsonl"],
-  "held-out": ["safeguarding-heldout.jsonl"],
+  development: [
+    "safeguarding.jsonl",
+    "safeguarding-round2.jsonl",
+    "safeguarding-training.jsonl",
+    "safeguarding-round3-high.jsonl",
+    "safeguarding-round3-medium-low.jsonl",
+    "safeguarding-round3-study-negatives.jsonl",
+    "safeguarding-round3-everyday-negatives.jsonl",
+    "safeguarding-round3-indirect-multiturn.jsonl",
+    "safeguarding-heldout-1-retired.jsonl",
+  ],
+  "held-out": ["safeguarding-heldout-2.jsonl"],
 };
 
 export async function loadLabelledCases(set: LabelledSet = "development"): Promise<LabelledCase[]> {
-  const files = await Promise.all(
-    labelledSetFiles[set].map((file) => readJsonLines(file, labelledCaseSchema)),
+  return (await loadLabelledFiles(set)).flatMap((file) => file.cases);
+}
+
+/** The set file by file: each file was written by one author, so a file makes a fair fold. */
+export async function loadLabelledFiles(
+  set: LabelledSet = "development",
+): Promise<{ file: string; cases: LabelledCase[] }[]> {
+  return Promise.all(
+    labelledSetFiles[set].map(async (file) => ({
+      file,
+      cases: await readJsonLines(file, labelledCaseSchema),
+    })),
   );
-  return files.flat();
 }
 
 export function loadSubversionCases(): Promise<SubversionCase[]> {
@@ -124,7 +143,22 @@ export interface SafeguardingEvaluation {
 }
 
 export async function measureSafeguarding(set: LabelledSet = "development"): Promise<SafeguardingEvaluation> {
-  const cases = await loadLabelledCases(set);
+  const detection = scoreDetection(await loadLabelledCases(set), assessConversation);
+  const subversion = await measureSubversion();
+  return {
+    ...detection,
+    subversionPassRate: subversion.total === 0 ? 1 : subversion.passed / subversion.total,
+    subversionFailures: subversion.failures,
+  };
+}
+
+export type DetectionScores = Omit<SafeguardingEvaluation, "subversionPassRate" | "subversionFailures">;
+
+/** Recall, precision and false positives of `assess` over labelled cases. */
+export function scoreDetection(
+  cases: readonly LabelledCase[],
+  assess: (messages: ChatMessage[]) => SafeguardingAssessment | null,
+): DetectionScores {
   const recallByCategory = new Map<SafeguardingCategory, { found: number; total: number }>(
     safeguardingCategories.map((category) => [category, { found: 0, total: 0 }]),
   );
@@ -137,7 +171,7 @@ export async function measureSafeguarding(set: LabelledSet = "development"): Pro
   const falsePositives: string[] = [];
 
   for (const item of cases) {
-    const assessment = assessConversation(conversationOf(item));
+    const assessment = assess(conversationOf(item));
     const expectedCategory = item.expected.category;
     if (assessment !== null) flaggedCount += 1;
 
@@ -168,17 +202,14 @@ export async function measureSafeguarding(set: LabelledSet = "development"): Pro
   }
 
   const disclosures = [...recallByCategory.values()].reduce((sum, tally) => sum + tally.total, 0);
-  const subversion = await measureSubversion();
   return {
     recallByCategory,
     highSeverityRecall: highTotal === 0 ? 1 : highFound / highTotal,
     overallRecall: disclosures === 0 ? 1 : correctFlags / disclosures,
     precision: flaggedCount === 0 ? 1 : correctFlags / flaggedCount,
     hardNegativeFalsePositiveRate: hardNegatives === 0 ? 0 : falsePositives.length / hardNegatives,
-    subversionPassRate: subversion.total === 0 ? 1 : subversion.passed / subversion.total,
     misses,
     falsePositives,
-    subversionFailures: subversion.failures,
   };
 }
 

@@ -11,7 +11,8 @@ import {
   type ClassifierModel,
 } from "../src/safeguarding/classifier.ts";
 import type { ChatMessage } from "../src/tutor/messages.ts";
-import { loadLabelledCases, type LabelledCase } from "./safeguarding.ts";
+import { assessConversationWith } from "../src/safeguarding/detector.ts";
+import { loadLabelledCases, loadLabelledFiles, scoreDetection, type LabelledCase } from "./safeguarding.ts";
 
 /**
  * Trains the safeguarding classifier on the development data only (never the held-out set) and writes
@@ -46,7 +47,7 @@ export function trainingDataHash(cases: readonly LabelledCase[]): string {
   return hash.digest("hex");
 }
 
-function examplesOf(cases: readonly LabelledCase[]): Example[] {
+export function examplesOf(cases: readonly LabelledCase[]): Example[] {
   return cases.map((item) => {
     const category = item.expected.category ?? noConcern;
     return {
@@ -66,7 +67,7 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-function train(
+export function train(
   examples: readonly Example[],
   vocabulary: ReadonlySet<string>,
 ): Omit<ClassifierModel, "trainedOn" | "threshold"> {
@@ -148,7 +149,7 @@ function sparse(weights: Map<string, Float64Array>): Record<string, [number, num
   return result;
 }
 
-function vocabularyOf(examples: readonly Example[]): Set<string> {
+export function vocabularyOf(examples: readonly Example[]): Set<string> {
   const counts = new Map<string, number>();
   for (const example of examples)
     for (const feature of example.features) counts.set(feature, (counts.get(feature) ?? 0) + 1);
@@ -166,11 +167,10 @@ function chooseThreshold(examples: readonly Example[]): number {
     const model = { ...train(trainingSet, vocabulary), trainedOn: "", threshold: 0 };
     for (const example of testSet) {
       const { probabilities } = score(model, example.features);
-      let predicted = 0;
-      probabilities.forEach((probability, index) => {
-        if (probability > probabilities[predicted]!) predicted = index;
-      });
-      predictions.push({ label: example.label, predicted, probability: probabilities[predicted]! });
+      let predicted = 1;
+      for (let index = 2; index < probabilities.length; index += 1)
+        if (probabilities[index]! > probabilities[predicted]!) predicted = index;
+      predictions.push({ label: example.label, predicted, probability: 1 - probabilities[0]! });
     }
   }
   const negatives = predictions.filter((prediction) => prediction.label === 0).length;
@@ -200,8 +200,47 @@ export async function trainSafeguardingClassifier(): Promise<ClassifierModel> {
   return { trainedOn: trainingDataHash(cases), threshold, ...trained };
 }
 
+/**
+ * The honest figure for the whole detector on wordings it has not seen: each development file (one author's
+ * writing) in turn is left out, the classifier is trained on the rest, and the rules plus that classifier are
+ * scored on the file left out. Slow (one training per file); prints per-file and pooled figures.
+ */
+async function crossValidateByFile(threshold: number): Promise<void> {
+  const files = await loadLabelledFiles("development");
+  const pooled: LabelledCase[] = [];
+  const pooledMisses = { high: 0, highTotal: 0, found: 0, disclosures: 0, falsePositives: 0, negatives: 0 };
+  for (const left of files) {
+    const rest = files.filter((file) => file !== left).flatMap((file) => file.cases);
+    const examples = examplesOf(rest);
+    const model: ClassifierModel = { trainedOn: "", threshold, ...train(examples, vocabularyOf(examples)) };
+    const scores = scoreDetection(left.cases, (messages) => assessConversationWith(model, messages));
+    const disclosures = left.cases.filter((item) => item.expected.category !== null);
+    const highs = disclosures.filter((item) => item.expected.severity === "high").length;
+    const negatives = left.cases.length - disclosures.length;
+    pooledMisses.high += Math.round(scores.highSeverityRecall * highs);
+    pooledMisses.highTotal += highs;
+    pooledMisses.found += Math.round(scores.overallRecall * disclosures.length);
+    pooledMisses.disclosures += disclosures.length;
+    pooledMisses.falsePositives += scores.falsePositives.length;
+    pooledMisses.negatives += negatives;
+    pooled.push(...left.cases);
+    console.log(
+      `${left.file.padEnd(46)} high ${percent(scores.highSeverityRecall, highs)}  overall ${percent(scores.overallRecall, disclosures.length)}  false positives ${percent(scores.hardNegativeFalsePositiveRate, negatives)}`,
+    );
+  }
+  const { high, highTotal, found, disclosures, falsePositives, negatives } = pooledMisses;
+  console.log(
+    `${"all files, each left out in turn".padEnd(46)} high ${percent(high / highTotal, highTotal)}  overall ${percent(found / disclosures, disclosures)}  false positives ${percent(falsePositives / negatives, negatives)}`,
+  );
+}
+
+function percent(value: number, of: number): string {
+  return of === 0 ? "   –  " : `${(value * 100).toFixed(1).padStart(5)}%`;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const model = await trainSafeguardingClassifier();
   await writeFile(modelPath, `${JSON.stringify(model)}\n`);
   console.log(`wrote ${modelPath.pathname}: ${Object.keys(model.weights).length} features`);
+  if (process.argv.includes("--by-file")) await crossValidateByFile(model.threshold);
 }

@@ -91,19 +91,23 @@ export function score(
   return { probabilities: softmax(scores), high: sigmoid(severityScore) };
 }
 
-/** Null when the most likely class is "no concern" or no category is likely enough. */
+/**
+ * Null when the chance of any concern (one minus "no concern") is below the threshold. Deciding on the chance of
+ * a concern, and only then choosing the likeliest category, keeps a message that is clearly worrying but split
+ * between two close categories (self-harm and immediate danger, say) from slipping under the threshold.
+ */
 export function classify(model: ClassifierModel, messages: readonly ChatMessage[]): ClassifierFinding | null {
   const { probabilities, high } = score(model, featuresOf(classifierInput(messages)));
-  let best = 0;
-  probabilities.forEach((probability, index) => {
-    if (probability > probabilities[best]!) best = index;
-  });
+  const concern = 1 - probabilities[0]!;
+  if (concern < model.threshold) return null;
+  let best = 1;
+  for (let index = 2; index < probabilities.length; index += 1)
+    if (probabilities[index]! > probabilities[best]!) best = index;
   const category = model.classes[best];
-  const probability = probabilities[best]!;
-  if (category === undefined || category === noConcern || probability < model.threshold) return null;
+  if (category === undefined || category === noConcern) return null;
   return {
     category: category as SafeguardingCategory,
     severity: high >= 0.5 ? "high" : "medium",
-    probability,
+    probability: concern,
   };
 }

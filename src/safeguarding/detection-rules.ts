@@ -803,7 +803,7 @@ export const detectionRules: readonly DetectionRule[] = [
     "substance.pressure",
     "substance_misuse",
     "low",
-    String.raw`\b(?:pressure|pressured|pressuring|keep telling|keeps telling|want|wants|push|pushing)\b[^.]{0,20}\bme (?:to )?(?:try|smoke|take|do|vape|drink)\b[^.]{0,20}\b(?:{DRUG}|vapes?|it)\b`,
+    String.raw`\b(?:pressure|pressured|pressuring|keep telling|keeps telling|want|wants|push|pushing)\b[^.]{0,20}\bme (?:to )?(?:try|smoke|take|vape|drink)\b[^.]{0,20}\b(?:{DRUG}|vapes?|it)\b`,
   ),
 
   // ── bullying ──────────────────────────────────────────────────────────────────────────────────
@@ -978,7 +978,7 @@ export const categoryGates: Record<SafeguardingCategory, RegExp> = {
   domestic_abuse:
     /\b(?:hit|beat|punch|kick|slap|chok|strangl|push|throw|threw|hurt|attack|batter|threat|abus|grab|fight|argu|scream|shout|row|police|boyfriend|girlfriend|partner|ex)/,
   radicalisation_extremism:
-    /\b(?:agree|make sense|makes sense|true|recruit|join|fight|soldier|fighter|martyr|syria|attack|radicali|brainwash|isis|isil|daesh|islamic state|qaeda|shabaab|taliban|national action|patriotic alternative|militia|jihad|caliphate|race war|far right|terror|kkk|atomwaffen|the base|bomb|blow up|shoot up|burn down|stab people|kill|exterminate|wipe out|gas|shoot|burn|should|must|deserve|great replacement|white|1488|14 words|kuffar|infidel|ethno|blackpill|red ?pill|redpilled|sieg|heil|hitler|breivik|tarrant|extremis|nazi|andrew tate|propaganda)/,
+    /\b(?:agree|make sense|makes sense|true|support|believe|point|right|truth|eyes|woke|inspir|recruit|join|fight|soldier|fighter|martyr|syria|attack|radicali|brainwash|isis|isil|daesh|islamic state|qaeda|shabaab|taliban|national action|patriotic alternative|militia|jihad|caliphate|race war|far right|terror|kkk|atomwaffen|the base|bomb|blow up|shoot up|burn down|stab people|kill|exterminate|wipe out|gas|shoot|burn|should|must|deserve|great replacement|white|1488|14 words|kuffar|infidel|ethno|blackpill|red ?pill|redpilled|sieg|heil|hitler|breivik|tarrant|extremis|nazi|andrew tate|propaganda)/,
   eating_disorder:
     /\b(?:eat|ate|food|meal|lunch|breakfast|dinner|weight|thin|skinny|fat|sick|throw up|threw up|puke|vomit|purg|laxative|diet pills|slimming|water pills|diuretic|starv|fast|calorie|cals|kcal|pro ana|proana|pro mia|thinspo|thinspiration|meanspo|bonespo|ana |edtwt|sweetspo|anorexi|bulimi|eating disorder|arfid|ednos|osfed|faint|passed out|pass out|dizzy|collapse|heart|hair falling|body|stomach|thighs|look|huge|disgusting|gross|massive|lose|drop)/,
   substance_misuse:

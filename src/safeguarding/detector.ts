@@ -46,6 +46,14 @@ const continuationMaxWords = 14;
  * their recent turns. Returns null when nothing suggests a safeguarding concern.
  */
 export function assessConversation(messages: ChatMessage[]): SafeguardingAssessment | null {
+  return assessConversationWith(classifierModel, messages);
+}
+
+/** As `assessConversation`, with a given classifier model (cross-validation trains its own). */
+export function assessConversationWith(
+  model: ClassifierModel,
+  messages: ChatMessage[],
+): SafeguardingAssessment | null {
   const latestIndex = findLastIndex(messages, (message) => message.role === "user");
   const latest = messages[latestIndex];
   if (latest === undefined) return null;
@@ -58,7 +66,7 @@ export function assessConversation(messages: ChatMessage[]): SafeguardingAssessm
 
   // The rules are precise about the category; the classifier catches wordings no rule anticipated. It decides when
   // the rules found nothing, or when it sees a strictly higher severity than they did.
-  const classified = classify(classifierModel, messages);
+  const classified = classify(model, messages);
   if (
     classified !== null &&
     (best === null || severities.indexOf(classified.severity) > severities.indexOf(best.severity))
