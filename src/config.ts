@@ -32,6 +32,7 @@ export const configSchema = z
     AI_API_KEY: z.string().min(1).optional(),
     AI_EMBEDDING_MODEL: z.string().min(1).optional(),
     AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+    STREAM_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     RATE_LIMIT_GENERAL_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(120),
     RATE_LIMIT_AI_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(30),
     RATE_LIMIT_IP_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(60),

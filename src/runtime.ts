@@ -201,6 +201,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           charging: billing.charging,
           attribution: { text: "Tutoring powered by Syllabi", url: publicUrl },
           onSafeguarding: (category, severity) => metrics.safeguardingEvents.inc({ category, severity }),
+          stallTimeoutMs: config.STREAM_STALL_TIMEOUT_MS,
         });
         registerAccountRoute(api, {
           accounts,

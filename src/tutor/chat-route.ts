@@ -28,13 +28,41 @@ function abortOnClose(request: FastifyRequest, reply: FastifyReply): AbortSignal
   return controller.signal;
 }
 
-async function* ndjson(events: AsyncGenerator<ChatEvent>): AsyncGenerator<string> {
-  for await (const event of events) yield `${JSON.stringify(event)}\n`;
+/**
+ * The events as NDJSON lines, pulled one at a time by the response stream. When the socket's write buffer is full
+ * the response stops pulling, so nothing more is read from the model until the reader catches up. A line that
+ * nobody has taken for `stallTimeoutMs` while the socket still waits to drain means the reader has stopped
+ * reading: the connection is closed, which ends the turn like a client that went away (the price is returned
+ * unless the reply was already complete).
+ */
+async function* ndjson(
+  events: AsyncGenerator<ChatEvent>,
+  reply: FastifyReply,
+  stallTimeoutMs: number,
+): AsyncGenerator<string> {
+  let watchdog: NodeJS.Timeout | undefined;
+  const cutIfStalled = () => {
+    if (!reply.raw.writableNeedDrain) {
+      watchdog = setTimeout(cutIfStalled, stallTimeoutMs);
+      return;
+    }
+    reply.log.warn({ stallTimeoutMs }, "chat stream closed: the reader stopped reading");
+    reply.raw.destroy();
+  };
+  try {
+    for await (const event of events) {
+      watchdog = setTimeout(cutIfStalled, stallTimeoutMs);
+      yield `${JSON.stringify(event)}\n`;
+      clearTimeout(watchdog);
+    }
+  } finally {
+    clearTimeout(watchdog);
+  }
 }
 
 /** Streams NDJSON (backpressure by the readable's pull) or collects the same events into one JSON object. */
 async function answer(
-  dependencies: ChatDependencies,
+  dependencies: ChatRouteDependencies,
   turn: Omit<ChatTurn, "signal">,
   stream: boolean,
   request: FastifyRequest,
@@ -54,7 +82,7 @@ async function answer(
   if (stream) {
     return reply
       .type("application/x-ndjson; charset=utf-8")
-      .send(Readable.from(ndjson(events), { objectMode: false }));
+      .send(Readable.from(ndjson(events, reply, dependencies.stallTimeoutMs), { objectMode: false }));
   }
 
   let start: Extract<ChatEvent, { type: "start" }> | undefined;
@@ -96,10 +124,13 @@ async function answer(
   throw new ApiError("internal_error");
 }
 
-export function registerChatRoutes(
-  app: FastifyInstance,
-  dependencies: ChatDependencies & { catalogue: CatalogueSnapshot },
-): void {
+export interface ChatRouteDependencies extends ChatDependencies {
+  catalogue: CatalogueSnapshot;
+  /** How long a streamed reply waits for a reader that has stopped reading before the connection is closed. */
+  stallTimeoutMs: number;
+}
+
+export function registerChatRoutes(app: FastifyInstance, dependencies: ChatRouteDependencies): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const description =
     "Streams NDJSON by default (start, safeguarding?, delta+, refusal?, done | error); `stream: false` answers one " +

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
@@ -51,10 +52,27 @@ interface ChatCompletionBody {
   input?: string | string[];
 }
 
+/**
+ * How far one streamed text completion has got. Like a provider's server, the stand-in waits for 'drain' when the
+ * socket's write buffer is full, so a client that stops reading holds it back through TCP.
+ */
+export interface StreamProgress {
+  /** Bytes of the event stream written so far. */
+  readonly sentBytes: number;
+  /** Bytes of the whole event stream, when sent in full. */
+  readonly totalBytes: number;
+  /** Waiting for the client to read before writing more. */
+  readonly heldBack: boolean;
+  /** Resolves when the connection to the client has closed (ended or cut). */
+  readonly closed: Promise<void>;
+}
+
 export interface OpenAiStandIn {
   /** Base URL including `/v1`, ready for `baseUrl`. */
   readonly url: string;
   readonly requests: RecordedRequest[];
+  /** Every streamed text completion so far, in order. */
+  readonly streams: StreamProgress[];
   /** Replies are used in order; when the queue is empty the fallback answers. */
   enqueue(...replies: StandInReply[]): void;
   setFallback(reply: (request: RecordedRequest) => StandInReply): void;
@@ -69,6 +87,7 @@ const defaultFallback = (): StandInReply => ({ kind: "text", text: "Hello from t
 
 export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   const requests: RecordedRequest[] = [];
+  const streams: StreamProgress[] = [];
   const queue: StandInReply[] = [];
   let fallback: (request: RecordedRequest) => StandInReply = defaultFallback;
   const sockets = new Set<Socket>();
@@ -172,6 +191,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
           reply.chunkSize ?? 6,
           reply.usage,
           reply.chunkDelayMs,
+          streams,
         );
       case "raw":
         return sendContent(response, body, id, model, reply.content, 16);
@@ -190,6 +210,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    streams,
     enqueue: (...replies) => queue.push(...replies),
     setFallback: (reply) => {
       fallback = reply;
@@ -204,6 +225,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
         .join("\n"),
     reset: () => {
       requests.length = 0;
+      streams.length = 0;
       queue.length = 0;
       fallback = defaultFallback;
     },
@@ -242,8 +264,12 @@ function startSse(response: ServerResponse): void {
   });
 }
 
+function sseEvent(value: unknown): string {
+  return `data: ${JSON.stringify(value)}\n\n`;
+}
+
 function writeSse(response: ServerResponse, value: unknown): void {
-  response.write(`data: ${JSON.stringify(value)}\n\n`);
+  response.write(sseEvent(value));
 }
 
 function chunk(text: string, size: number): string[] {
@@ -290,6 +316,7 @@ async function sendContent(
   chunkSize: number,
   usage?: { promptTokens: number; completionTokens: number },
   chunkDelayMs = 0,
+  streams: StreamProgress[] = [],
 ): Promise<void> {
   if (!body.stream) {
     return sendJson(response, 200, {
@@ -301,14 +328,29 @@ async function sendContent(
       usage: usageOf(body, text, usage),
     });
   }
+  const pieces = chunk(text, chunkSize);
+  const events = pieces.map((piece) => sseEvent(chunkPayload(id, model, { content: piece }, null)));
+  const progress = {
+    sentBytes: 0,
+    totalBytes: events.reduce((sum, event) => sum + Buffer.byteLength(event), 0),
+    heldBack: false,
+    closed: new Promise<void>((resolve) => response.once("close", () => resolve())),
+  };
+  streams.push(progress);
   startSse(response);
   writeSse(response, chunkPayload(id, model, { role: "assistant", content: "" }, null));
-  for (const piece of chunk(text, chunkSize)) {
+  for (const event of events) {
     if (chunkDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
     // The client hung up (our service stopped reading the model): stop generating, as a provider does.
     if (response.destroyed || response.writableEnded) return;
-    writeSse(response, chunkPayload(id, model, { content: piece }, null));
+    progress.sentBytes += Buffer.byteLength(event);
+    if (!response.write(event)) {
+      progress.heldBack = true;
+      await Promise.race([once(response, "drain"), progress.closed]);
+      progress.heldBack = false;
+    }
   }
+  if (response.destroyed) return;
   endStream(response, body, id, model, text, usage);
 }
 

@@ -172,6 +172,29 @@ describe("model tutor against an OpenAI-compatible server", () => {
     expect((await failure(genieRequest())).retryable).toBe(true);
   });
 
+  it("retries a retryable refusal before the reply (after the server's retry-after), but not a 401", async () => {
+    const retrying = createTutorEngine({
+      setup: createModelSetup({ provider: "openai-compatible", baseUrl: standIn.url, model: "m" }),
+      catalogue,
+      timeouts: { firstTokenMs: 5_000, totalMs: 10_000 },
+      maxRetries: 1,
+    });
+    standIn.enqueue(
+      { kind: "http-error", status: 429 },
+      { kind: "text", text: "Osmosis moves water across a membrane." },
+    );
+    const reply = await collectReply(retrying, genieRequest(), new AbortController().signal);
+    expect(reply.text).toBe("Osmosis moves water across a membrane.");
+    expect(standIn.chatRequests()).toHaveLength(2);
+
+    standIn.reset();
+    standIn.enqueue({ kind: "http-error", status: 401 }, { kind: "text", text: "never sent" });
+    await expect(collectReply(retrying, genieRequest(), new AbortController().signal)).rejects.toThrow(
+      ModelUnavailableError,
+    );
+    expect(standIn.chatRequests()).toHaveLength(1);
+  });
+
   it("HTTP 401 → ModelUnavailableError that a retry will not fix", async () => {
     standIn.enqueue({ kind: "http-error", status: 401, message: "bad key" });
     expect((await failure(genieRequest())).retryable).toBe(false);
