@@ -25,6 +25,13 @@ import { SubscriptionService } from "./subscriptions.ts";
 /** A reservation still held this long means the instance died mid-call: our fault, so it is returned. */
 export const staleReservationMs = 10 * 60 * 1000;
 
+/**
+ * The sweeper's first pass comes this soon after start, then every minute: after a restart, reservations that are
+ * already stale (their instance died over ten minutes ago) are returned at once instead of a minute later, and
+ * start-up itself, /readyz included, does not wait for the query.
+ */
+export const firstSweepDelayMs = 1_000;
+
 export interface BillingRuntime {
   ledger: Ledger;
   priceBook: PriceBook;
@@ -169,8 +176,10 @@ export async function createBillingRuntime(options: {
       await registerPaymentWebhook(app, { provider, billing });
     },
     startBackgroundWork: () => {
+      const sweep = () => void ledger.sweepStaleReservations(staleReservationMs).catch(() => {});
       const timers = [
-        setInterval(() => void ledger.sweepStaleReservations(staleReservationMs).catch(() => {}), 60_000),
+        setTimeout(sweep, firstSweepDelayMs),
+        setInterval(sweep, 60_000),
         setInterval(() => void autoTopUp.retryStale().catch(options.onError), 60_000),
         setInterval(() => void usage.runCycle().catch(() => {}), rollupCycleMs),
         // The embedded processor's own work: its webhook retries and its monthly renewals.
