@@ -34,7 +34,8 @@ export interface AppDependencies {
   rateLimits: RateLimits;
   metrics: Metrics;
   metricsToken: string | undefined;
-  publicUrl: string;
+  /** The address people use: PUBLIC_URL, or this server's own once it listens. */
+  publicUrl: () => string;
   trustProxy: boolean;
   /** Registers the product's /api/v1 endpoints (catalogue, billing, tutor …) on the app. */
   registerApiRoutes: (app: FastifyInstance) => Promise<void> | void;
@@ -69,7 +70,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     routeMethods.set(route.url, known);
   });
 
-  const secureCookies = dependencies.publicUrl.startsWith("https://");
+  const secureCookies = dependencies.publicUrl().startsWith("https://");
   await app.register(fastifyCookie);
   registerApiConventions(app);
   registerApiGuard(app, {
@@ -95,8 +96,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
 
   await app.register(fastifySwagger, {
-    openapi: openApiInfo(dependencies.publicUrl),
+    openapi: openApiInfo(),
     transform: documentRoute,
+    // The document is made when first asked for, once the server listens: its server is the address people use.
+    transformObject: (document) =>
+      "openapiObject" in document
+        ? { ...document.openapiObject, servers: [{ url: dependencies.publicUrl() }] }
+        : document.swaggerObject,
     hideUntagged: true,
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/docs", staticCSP: true });

@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
@@ -41,6 +42,15 @@ import {
 import { openStorage, type Storage } from "./storage/database.ts";
 
 const developmentPepper = "syllabi-development-pepper-never-use-in-production";
+
+/**
+ * The default public address, `http://HOST:PORT`, with the port the server actually bound once it listens: PORT
+ * may be 0 (any free port), and links made after start-up (checkouts, the API document) must point at the server.
+ */
+function ownAddress(host: string, bound: AddressInfo | string | null, configuredPort: number): string {
+  const port = bound !== null && typeof bound === "object" ? bound.port : configuredPort;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
 
 export interface Runtime {
   app: FastifyInstance;
@@ -151,8 +161,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       totalMs: config.AI_TIMEOUT_MS,
     };
     const questionWriter = createQuestionWriter({ setup: modelSetup, catalogue, timeouts: modelTimeouts });
-    const publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     let builtApp: FastifyInstance | null = null;
+    const publicUrl = () =>
+      config.PUBLIC_URL ?? ownAddress(config.HOST, builtApp?.server.address() ?? null, config.PORT);
     const billing = await createBillingRuntime({
       storage,
       ledger,
@@ -199,7 +210,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           engine: createTutorEngine({ setup: modelSetup, catalogue, timeouts: modelTimeouts }),
           retriever: createNoteRetriever(catalogue),
           charging: billing.charging,
-          attribution: { text: "Tutoring powered by Syllabi", url: publicUrl },
+          attribution: () => ({ text: "Tutoring powered by Syllabi", url: publicUrl() }),
           onSafeguarding: (category, severity) => metrics.safeguardingEvents.inc({ category, severity }),
           stallTimeoutMs: config.STREAM_STALL_TIMEOUT_MS,
         });

@@ -66,7 +66,7 @@ function createPaymentProvider(options: {
   storage: Storage;
   clock: Clock;
   pepper: string;
-  publicUrl: string;
+  publicUrl: () => string;
   vatRatePercent: number;
   stripe: StripeSettings | null;
   app: () => FastifyInstance | null;
@@ -107,7 +107,8 @@ export async function createBillingRuntime(options: {
   keys: KeyService;
   accounts: AccountService;
   pepper: string;
-  publicUrl: string;
+  /** The address people use (PUBLIC_URL, or this server's own once it listens); read when a link is made. */
+  publicUrl: () => string;
   vatRatePercent: number;
   smtpUrl: string | undefined;
   mailFrom: string;

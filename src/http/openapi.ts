@@ -206,8 +206,8 @@ export function documentRoute(input: TransformInput): TransformOutput {
   return output;
 }
 
-/** The document's frame; paths come from the route schemas. */
-export function openApiInfo(publicUrl: string) {
+/** The document's frame; paths come from the route schemas and the server entry from the app, when it is made. */
+export function openApiInfo() {
   return {
     openapi: "3.1.0",
     info: {
@@ -222,7 +222,6 @@ export function openApiInfo(publicUrl: string) {
         ".",
       license: { name: "Proprietary", identifier: "LicenseRef-Syllabi" },
     },
-    servers: [{ url: publicUrl }],
     security: [{ bearerKey: [] }],
     components: {
       securitySchemes: {

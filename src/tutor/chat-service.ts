@@ -20,7 +20,8 @@ export interface ChatDependencies {
   engine: TutorEngine;
   retriever: NoteRetriever;
   charging: Charging;
-  attribution: { text: string; url: string };
+  /** Read once per turn: its link is the public address, known once the server listens. */
+  attribution: () => { text: string; url: string };
   /** Counts safeguarding events by category and severity; never message text. */
   onSafeguarding: (category: string, severity: string) => void;
 }
@@ -66,7 +67,8 @@ async function prepareTurn(
   turn: ChatTurn,
   reservation: Reservation,
 ): Promise<AsyncGenerator<ChatEvent>> {
-  const { charging, attribution } = dependencies;
+  const { charging } = dependencies;
+  const attribution = dependencies.attribution();
   const start: ChatEvent = {
     type: "start",
     id: newId("chat"),

@@ -106,7 +106,8 @@ export class EmbeddedPaymentProvider implements PaymentProvider {
       db: Database;
       clock: Clock;
       webhookSecret: string;
-      publicUrl: string;
+      /** Read each time a link is made: the server's own address is only known once it listens. */
+      publicUrl: () => string;
       vatRatePercent: number;
       transport: WebhookTransport;
     },
@@ -134,7 +135,7 @@ export class EmbeddedPaymentProvider implements PaymentProvider {
         createdAt: this.options.clock.now(),
       })
       .onConflictDoNothing();
-    return { checkoutId: id, url: `${this.options.publicUrl}/_pay/checkout/${id}` };
+    return { checkoutId: id, url: `${this.options.publicUrl()}/_pay/checkout/${id}` };
   }
 
   createCheckout(request: CheckoutRequest) {
@@ -150,7 +151,7 @@ export class EmbeddedPaymentProvider implements PaymentProvider {
   }
 
   subscriptionPageUrl(subscriptionId: string): string {
-    return `${this.options.publicUrl}/_pay/subscriptions/${subscriptionId}`;
+    return `${this.options.publicUrl()}/_pay/subscriptions/${subscriptionId}`;
   }
 
   async checkout(id: string): Promise<CheckoutView | null> {

@@ -75,7 +75,8 @@ export class StripePaymentProvider implements PaymentProvider {
       db: Database;
       clock: Clock;
       settings: StripeSettings;
-      publicUrl: string;
+      /** Read each time a link is made: the server's own address is only known once it listens. */
+      publicUrl: () => string;
       vatRatePercent: number;
     },
   ) {
@@ -88,8 +89,8 @@ export class StripePaymentProvider implements PaymentProvider {
 
   private returnUrls(outcome: string) {
     return {
-      success_url: `${this.options.publicUrl}/#/billing?checkout=${outcome}`,
-      cancel_url: `${this.options.publicUrl}/#/billing?checkout=cancelled`,
+      success_url: `${this.options.publicUrl()}/#/billing?checkout=${outcome}`,
+      cancel_url: `${this.options.publicUrl()}/#/billing?checkout=cancelled`,
     };
   }
 
