@@ -102,6 +102,10 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-round3-everyday-negatives.jsonl",
     "safeguarding-round3-indirect-multiturn.jsonl",
     "safeguarding-heldout-1-retired.jsonl",
+    "safeguarding-round4-high-personal.jsonl",
+    "safeguarding-round4-high-situational.jsonl",
+    "safeguarding-round4-medium-low.jsonl",
+    "safeguarding-round4-near-miss-negatives.jsonl",
   ],
   "held-out": ["safeguarding-heldout-2.jsonl"],
 };

@@ -28,10 +28,15 @@ interface Example {
   high: 0 | 1 | null;
 }
 
-const epochs = 12;
-const learningRate = 0.2;
-const l2 = 1e-3;
+export interface TrainingSettings {
+  epochs: number;
+  learningRate: number;
+  l2: number;
+}
+export const trainingSettings: TrainingSettings = { epochs: 12, learningRate: 0.2, l2: 1e-3 };
 const minFeatureCount = 2;
+/** Probability of high severity from which the classifier calls a concern high (see ClassifierModel). */
+const highThreshold = 0.3;
 /** The largest share of hard negatives the chosen threshold may flag in cross-validation. */
 const maxFalsePositiveRate = 0.04;
 
@@ -70,7 +75,8 @@ function seededRandom(seed: number): () => number {
 export function train(
   examples: readonly Example[],
   vocabulary: ReadonlySet<string>,
-): Omit<ClassifierModel, "trainedOn" | "threshold"> {
+  { epochs, learningRate, l2 }: TrainingSettings = trainingSettings,
+): Omit<ClassifierModel, "trainedOn" | "threshold" | "highThreshold"> {
   const classCount = classifierClasses.length;
   const weights = new Map<string, Float64Array>();
   const severityWeights = new Map<string, number>();
@@ -164,7 +170,7 @@ function chooseThreshold(examples: readonly Example[]): number {
     const trainingSet = examples.filter((_, index) => index % folds !== fold);
     const testSet = examples.filter((_, index) => index % folds === fold);
     const vocabulary = vocabularyOf(trainingSet);
-    const model = { ...train(trainingSet, vocabulary), trainedOn: "", threshold: 0 };
+    const model = { ...train(trainingSet, vocabulary), trainedOn: "", threshold: 0, highThreshold: 0.5 };
     for (const example of testSet) {
       const { probabilities } = score(model, example.features);
       let predicted = 1;
@@ -175,19 +181,27 @@ function chooseThreshold(examples: readonly Example[]): number {
   }
   const negatives = predictions.filter((prediction) => prediction.label === 0).length;
   const disclosures = predictions.length - negatives;
-  let best = { threshold: 0.9, recall: -1 };
-  for (let threshold = 0.2; threshold <= 0.95; threshold += 0.025) {
+  // If no threshold keeps false positives under the cap, the one with the fewest false positives is taken.
+  let best = { threshold: 0.9, recall: -1, falsePositiveRate: 1 };
+  for (let step = 0; step <= 40; step += 1) {
+    const threshold = step < 30 ? 0.2 + step * 0.025 : 0.95 + (step - 30) * 0.0045;
     const flagged = predictions.filter(
       (prediction) => prediction.predicted !== 0 && prediction.probability >= threshold,
     );
-    const falsePositives = flagged.filter((prediction) => prediction.label === 0).length;
+    const falsePositiveRate = flagged.filter((prediction) => prediction.label === 0).length / negatives;
     const found = flagged.filter((prediction) => prediction.label === prediction.predicted).length;
     const recall = found / disclosures;
-    if (falsePositives / negatives <= maxFalsePositiveRate && recall > best.recall)
-      best = { threshold, recall };
+    const underCap = falsePositiveRate <= maxFalsePositiveRate;
+    const bestUnderCap = best.falsePositiveRate <= maxFalsePositiveRate;
+    if (
+      (underCap && (!bestUnderCap || recall > best.recall)) ||
+      (!underCap && !bestUnderCap && falsePositiveRate < best.falsePositiveRate)
+    )
+      best = { threshold, recall, falsePositiveRate };
   }
   console.log(
-    `cross-validated: threshold ${best.threshold.toFixed(3)}, recall ${(best.recall * 100).toFixed(1)}% at ≤ ${maxFalsePositiveRate * 100}% false positives`,
+    `cross-validated: threshold ${best.threshold.toFixed(3)}, classifier alone finds ${(best.recall * 100).toFixed(1)}% ` +
+      `with ${(best.falsePositiveRate * 100).toFixed(1)}% false positives (cap ${maxFalsePositiveRate * 100}%)`,
   );
   return round(best.threshold);
 }
@@ -197,7 +211,7 @@ export async function trainSafeguardingClassifier(): Promise<ClassifierModel> {
   const examples = examplesOf(cases);
   const threshold = chooseThreshold(examples);
   const trained = train(examples, vocabularyOf(examples));
-  return { trainedOn: trainingDataHash(cases), threshold, ...trained };
+  return { trainedOn: trainingDataHash(cases), threshold, highThreshold, ...trained };
 }
 
 /**
@@ -212,7 +226,12 @@ async function crossValidateByFile(threshold: number): Promise<void> {
   for (const left of files) {
     const rest = files.filter((file) => file !== left).flatMap((file) => file.cases);
     const examples = examplesOf(rest);
-    const model: ClassifierModel = { trainedOn: "", threshold, ...train(examples, vocabularyOf(examples)) };
+    const model: ClassifierModel = {
+      trainedOn: "",
+      threshold,
+      highThreshold,
+      ...train(examples, vocabularyOf(examples)),
+    };
     const scores = scoreDetection(left.cases, (messages) => assessConversationWith(model, messages));
     const disclosures = left.cases.filter((item) => item.expected.category !== null);
     const highs = disclosures.filter((item) => item.expected.severity === "high").length;

@@ -20,6 +20,11 @@ export interface ClassifierModel {
   classes: readonly string[];
   /** Minimum probability for a category to count, chosen by cross-validation on the training data only. */
   threshold: number;
+  /**
+   * Minimum probability of high severity for the classifier to call a concern high. Below 0.5 on purpose: a
+   * missed high-severity disclosure costs far more than stopping tutoring for one turn that did not need it.
+   */
+  highThreshold: number;
   bias: number[];
   /** feature → [class index, weight] pairs (weights near zero are dropped). */
   weights: Record<string, [number, number][]>;
@@ -107,7 +112,7 @@ export function classify(model: ClassifierModel, messages: readonly ChatMessage[
   if (category === undefined || category === noConcern) return null;
   return {
     category: category as SafeguardingCategory,
-    severity: high >= 0.5 ? "high" : "medium",
+    severity: high >= model.highThreshold ? "high" : "medium",
     probability: concern,
   };
 }
