@@ -127,7 +127,7 @@ export async function createBillingRuntime(options: {
     ? new SmtpMailer(options.smtpUrl, options.mailFrom)
     : new OutboxMailer(storage.db, clock);
   const { provider, embedded } = createPaymentProvider(options);
-  const subscriptions = new SubscriptionService({ db: storage.db, clock, ledger, provider });
+  const subscriptions = new SubscriptionService({ db: storage.db, clock, ledger, provider, mailer });
   const autoTopUp = new AutoTopUpService({
     db: storage.db,
     clock,

@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { formatPounds, type Mailer } from "../mail/mailer.ts";
 import type { PaymentEvent, PaymentProvider } from "../payments/provider.ts";
 import type { Clock } from "../shared/ids.ts";
 import type { Database } from "../storage/database.ts";
-import { billingSettings, subscriptions } from "../storage/schema.ts";
+import { accounts, billingSettings, subscriptions } from "../storage/schema.ts";
 import type { CreditOutcome, Ledger } from "./ledger.ts";
 
 type PeriodPaid = Extract<PaymentEvent, { type: "subscription.period_paid" }>["data"];
@@ -36,11 +37,17 @@ export interface SubscriptionSummary {
 /**
  * Monthly top-ups. The provider owns the schedule and the card; the service keeps one row per provider
  * subscription, credits each paid period once (through the ledger) and applies status changes in the
- * provider's order, with cancellation final.
+ * provider's order, with cancellation final. A renewal the provider could not charge (past due) is emailed.
  */
 export class SubscriptionService {
   constructor(
-    private readonly options: { db: Database; clock: Clock; ledger: Ledger; provider: PaymentProvider },
+    private readonly options: {
+      db: Database;
+      clock: Clock;
+      ledger: Ledger;
+      provider: PaymentProvider;
+      mailer: Mailer;
+    },
   ) {}
 
   async start(accountId: string, amountPence: number): Promise<StartOutcome> {
@@ -134,38 +141,70 @@ export class SubscriptionService {
     });
   }
 
-  /** A status change: applied unless the subscription is already cancelled or a newer change was applied. */
+  /**
+   * A status change: applied unless the subscription is already cancelled or a newer change was applied. The
+   * change into past due (a renewal the provider could not charge) is emailed once, however often it is repeated.
+   */
   async applyUpdate(data: SubscriptionUpdate): Promise<"applied" | "stale"> {
     const { db, clock } = this.options;
     if (data.status === "pending") return "stale";
     const occurredAt = new Date(data.occurredAt);
     const periodEnd = data.currentPeriodEnd ? new Date(data.currentPeriodEnd) : null;
-    const applied = await db
-      .insert(subscriptions)
-      .values({
-        id: data.subscriptionId,
-        accountId: data.accountId,
-        amountPence: data.amountPence,
-        status: data.status,
-        currentPeriodEnd: periodEnd,
-        statusAt: occurredAt,
-        ...(data.status === "canceled" ? { canceledAt: clock.now() } : {}),
-      })
-      .onConflictDoUpdate({
-        target: subscriptions.id,
-        set: {
+    const change = await db.transaction(async (tx) => {
+      // The status before, locked, so two announcements of the same failed renewal send one email.
+      const [before] = await tx
+        .select({ status: subscriptions.status })
+        .from(subscriptions)
+        .where(eq(subscriptions.id, data.subscriptionId))
+        .for("update");
+      const applied = await tx
+        .insert(subscriptions)
+        .values({
+          id: data.subscriptionId,
+          accountId: data.accountId,
+          amountPence: data.amountPence,
           status: data.status,
-          currentPeriodEnd: latest(subscriptions.currentPeriodEnd, periodEnd),
+          currentPeriodEnd: periodEnd,
           statusAt: occurredAt,
           ...(data.status === "canceled" ? { canceledAt: clock.now() } : {}),
-        },
-        // Cancellation is final, and an older change never overwrites a newer one.
-        setWhere: and(ne(subscriptions.status, "canceled"), lte(subscriptions.statusAt, occurredAt)),
-      })
-      .returning({ id: subscriptions.id });
-    if (applied.length === 0) return "stale";
+        })
+        .onConflictDoUpdate({
+          target: subscriptions.id,
+          set: {
+            status: data.status,
+            currentPeriodEnd: latest(subscriptions.currentPeriodEnd, periodEnd),
+            statusAt: occurredAt,
+            ...(data.status === "canceled" ? { canceledAt: clock.now() } : {}),
+          },
+          // Cancellation is final, and an older change never overwrites a newer one.
+          setWhere: and(ne(subscriptions.status, "canceled"), lte(subscriptions.statusAt, occurredAt)),
+        })
+        .returning({ id: subscriptions.id });
+      return applied.length === 0 ? null : { statusBefore: before?.status ?? null };
+    });
+    if (!change) return "stale";
     if (data.status === "active") await this.clearPending(data.accountId);
+    if (data.status === "past_due" && change.statusBefore !== "past_due") await this.tellRenewalFailed(data);
     return "applied";
+  }
+
+  /** Emails the developer that this month's payment failed, so they do not find out from a refused call. */
+  private async tellRenewalFailed(data: SubscriptionUpdate): Promise<void> {
+    const [account] = await this.options.db
+      .select({ email: accounts.email, balancePence: accounts.balancePence })
+      .from(accounts)
+      .where(eq(accounts.id, data.accountId));
+    if (!account) return;
+    await this.options.mailer.send({
+      accountId: data.accountId,
+      to: account.email,
+      subject: `Monthly top-up failed: ${formatPounds(data.amountPence)} was not added`,
+      text: [
+        `We could not take this month's payment for your monthly top-up of ${formatPounds(data.amountPence)}, so it was not added to your Syllabi balance. The monthly top-up is now past due.`,
+        `Your balance is ${formatPounds(account.balancePence)}; paid calls are refused once it runs out. If the payment goes through later, the month is credited as usual.`,
+        "You can top up by hand in the developer portal under Billing. To go on topping up monthly with another card, cancel this monthly top-up there and start a new one.",
+      ].join("\n\n"),
+    });
   }
 
   /** The subscription to show: the live one, else an unpaid checkout from the last day, else the last one. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createDeveloper, type PlatformClient } from "../support/harness.ts";
 import { billingOf } from "./clocked-app.ts";
-import { lastRequest, open, settle, stripe, useStripeApp } from "./stripe-app.ts";
+import { lastRequest, open, outboxSubjects, settle, stripe, useStripeApp } from "./stripe-app.ts";
 
 useStripeApp();
 
@@ -55,7 +55,7 @@ describe("monthly top-ups on Stripe", () => {
     expect((await billingOf(client)).subscription?.status).toBe("active");
   });
 
-  it("shows a failed renewal as past due and credits nothing for it", async () => {
+  it("shows a failed renewal as past due, credits nothing for it and emails the developer once", async () => {
     const { client } = await createDeveloper(stripe.app);
     const subscriptionId = await subscribe(client, 1000, "4000002760003184");
     expect((await billingOf(client)).balancePence).toBe(1000);
@@ -65,6 +65,17 @@ describe("monthly top-ups on Stripe", () => {
     const billing = await billingOf(client);
     expect(billing.balancePence).toBe(1000);
     expect(billing.subscription?.status).toBe("past_due");
+
+    const failureMail = "Monthly top-up failed: £10.00 was not added";
+    expect((await outboxSubjects(client)).filter((subject) => subject === failureMail)).toHaveLength(1);
+    // Stripe re-sending the update changes nothing.
+    const updates = stripe.standIn.events.filter(
+      (event) => event.type === "customer.subscription.updated" && event.data.object.id === subscriptionId,
+    );
+    expect(updates.length).toBeGreaterThan(0);
+    await stripe.standIn.redeliver(updates.at(-1)?.id ?? "");
+    await settle();
+    expect((await outboxSubjects(client)).filter((subject) => subject === failureMail)).toHaveLength(1);
   });
 
   it("cancels at Stripe, keeps the paid month, and ignores what arrives after", async () => {

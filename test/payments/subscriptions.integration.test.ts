@@ -196,6 +196,42 @@ describe("monthly top-up through the embedded checkout", () => {
     expect((await billingOf(client)).subscription?.status).toBe("past_due");
     expect((await billingOf(client)).balancePence).toBe(1000);
   });
+
+  it("emails the developer once when a month's renewal fails and the monthly top-up is past due", async () => {
+    const { client, accountId, subscriptionId, email } = await subscribed(1000);
+    const pastDue = (id: string, occurredAt: Date) => ({
+      id,
+      type: "subscription.updated",
+      data: {
+        subscriptionId,
+        accountId,
+        amountPence: 1000,
+        status: "past_due",
+        currentPeriodEnd: null,
+        occurredAt: occurredAt.toISOString(),
+      },
+    });
+    const failed = pastDue(`evt_renewalFailed${accountId.slice(-8)}`, app.clock.now());
+    expect((await deliver(failed)).json.outcome).toBe("acted");
+    // The same event again, and the provider saying "past due" again later, are not news.
+    expect((await deliver(failed)).json.outcome).toBe("duplicate");
+    const later = pastDue(
+      `evt_stillPastDue${accountId.slice(-8)}`,
+      new Date(app.clock.now().getTime() + 60_000),
+    );
+    expect((await deliver(later)).json.outcome).toBe("acted");
+
+    const response = await client.request("GET", "/platform/api/messages");
+    const { messages } = (await response.json()) as {
+      messages: { to: string; subject: string; text: string }[];
+    };
+    const notices = messages.filter((message) => message.subject.startsWith("Monthly top-up failed"));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ to: email, subject: "Monthly top-up failed: £10.00 was not added" });
+    expect(notices[0]?.text).toContain("now past due");
+    expect(notices[0]?.text).toContain("Your balance is £10.00");
+    expect((await billingOf(client)).subscription?.status).toBe("past_due");
+  });
 });
 
 describe("cancelling a monthly top-up", () => {
