@@ -2,7 +2,7 @@ import { ModelUnavailableError } from "../ai/errors.ts";
 import type { Charging, ChargeKind, Reservation } from "../billing/charging.ts";
 import { reserveOrRefuse } from "../billing/paid-call.ts";
 import type { KeyPrincipal } from "../keys/key-store.ts";
-import { errorCatalogue } from "../http/errors.ts";
+import { ApiError, errorCatalogue } from "../http/errors.ts";
 import { assessConversation } from "../safeguarding/detector.ts";
 import { safeguardingDecision } from "../safeguarding/policy.ts";
 import {
@@ -10,6 +10,7 @@ import {
   createOutputGuard,
   hardenCustomInstructions,
 } from "../safeguarding/tutor-policy.ts";
+import { BoundedSet } from "../shared/bounded-set.ts";
 import { newId } from "../shared/ids.ts";
 import type { ChatEvent } from "./chat-events.ts";
 import type { TutorEngine, TutorSelection, TutorStreamPart } from "./engine.ts";
@@ -36,6 +37,9 @@ export interface ChatTurn {
   signal: AbortSignal;
 }
 
+/** Accounts whose last chat reservation on this instance was refused for balance (bounded; oldest forgotten). */
+const recentlyShort = new BoundedSet<string>(10_000);
+
 function genieOf(tutor: TutorSelection): { shortName?: string; name: string; custom: boolean } {
   if (tutor.kind === "genie")
     return { shortName: tutor.subject.genie.shortName, name: tutor.subject.genie.name, custom: false };
@@ -44,28 +48,17 @@ function genieOf(tutor: TutorSelection): { shortName?: string; name: string; cus
 }
 
 /**
- * One chat turn as a stream of wire events. The price is reserved before anything is produced (so 402 is an
- * ordinary error); the first event is yielded only once the engine has produced its first part, so a provider
- * failure before that is an ordinary 503. Whatever ends the stream early — a refusal, a safeguarding reply, an
- * error, the client going away — returns the reservation.
+ * One chat turn as a stream of wire events. The safety and policy checks come first (pure, well under a
+ * millisecond). The price is reserved before any event is produced, so 402 is an ordinary error; on the tutoring
+ * path the model is asked at the same time, so the reservation's round trip overlaps the provider's time to first
+ * token instead of adding to it (a refused reservation cancels the model call before anything is sent). The first
+ * event is yielded only once the engine has produced its first part, so a provider failure before that is an
+ * ordinary 503. Whatever ends the stream early — a refusal, a safeguarding reply, an error, the client going
+ * away — returns the reservation.
  */
 export async function startChatTurn(
   dependencies: ChatDependencies,
   turn: ChatTurn,
-): Promise<AsyncGenerator<ChatEvent>> {
-  const reservation = await reserveOrRefuse(dependencies.charging, turn);
-  try {
-    return await prepareTurn(dependencies, turn, reservation);
-  } catch (error) {
-    await dependencies.charging.release(reservation).catch(() => {});
-    throw error;
-  }
-}
-
-async function prepareTurn(
-  dependencies: ChatDependencies,
-  turn: ChatTurn,
-  reservation: Reservation,
 ): Promise<AsyncGenerator<ChatEvent>> {
   const { charging } = dependencies;
   const attribution = dependencies.attribution();
@@ -84,11 +77,15 @@ async function prepareTurn(
   });
 
   const assessment = assessConversation(turn.messages);
-  if (assessment) dependencies.onSafeguarding(assessment.category, assessment.severity);
   const decision = safeguardingDecision(assessment);
   const safeguardingEvent: ChatEvent[] = decision.action === "continue" ? [] : [decision.event];
+  const countSafeguarding = () => {
+    if (assessment) dependencies.onSafeguarding(assessment.category, assessment.severity);
+  };
 
   if (decision.action === "stop_tutoring") {
+    const reservation = await reserveOrRefuse(charging, turn);
+    countSafeguarding();
     const { balancePence } = await charging.release(reservation);
     return (async function* () {
       yield start;
@@ -106,6 +103,8 @@ async function prepareTurn(
       : {}),
   });
   if (refusal) {
+    const reservation = await reserveOrRefuse(charging, turn);
+    countSafeguarding();
     const { balancePence } = await charging.release(reservation);
     return (async function* () {
       yield start;
@@ -124,10 +123,42 @@ async function prepareTurn(
   const controller = new AbortController();
   turn.signal.addEventListener("abort", () => controller.abort(turn.signal.reason), { once: true });
   const replyRequest = { messages: turn.messages, tutor, teachingStyle: turn.teachingStyle, context };
-  const replyStream = dependencies.engine.streamReply(replyRequest, controller.signal);
-  const parts = replyStream[Symbol.asyncIterator]();
-  // Waiting for the first part here means a provider that fails at once is answered with an ordinary 503.
-  const first = await parts.next();
+  const accountId = turn.principal.accountId;
+  const reserving = reserveOrRefuse(charging, turn).then(
+    (reservation) => {
+      recentlyShort.delete(accountId);
+      return reservation;
+    },
+    (error: unknown) => {
+      if (error instanceof ApiError && error.code === "insufficient_balance") recentlyShort.add(accountId);
+      throw error;
+    },
+  );
+  // An account refused for balance last time waits for its reservation before the provider is asked for a reply
+  // that would most likely never be paid for.
+  if (recentlyShort.has(accountId)) await reserving;
+  const parts = dependencies.engine.streamReply(replyRequest, controller.signal)[Symbol.asyncIterator]();
+  const firstPart = parts.next();
+
+  let reservation: Reservation;
+  try {
+    reservation = await reserving;
+  } catch (error) {
+    // No reservation (402, or storage down): cancel the model call; nothing is streamed and nothing is charged.
+    controller.abort();
+    firstPart.catch(() => {});
+    await parts.return?.().catch(() => {});
+    throw error;
+  }
+  let first: IteratorResult<TutorStreamPart>;
+  try {
+    // Waiting for the first part here means a provider that fails at once is answered with an ordinary 503.
+    first = await firstPart;
+  } catch (error) {
+    await charging.release(reservation).catch(() => {});
+    throw error;
+  }
+  countSafeguarding();
 
   return (async function* () {
     let settled = false;

@@ -95,3 +95,32 @@ describe("chat streaming to imperfect readers", () => {
     expect(await balanceOf(app, developer.key)).toBe(996);
   });
 });
+
+describe("reserving the price while the model starts", () => {
+  it("streams and charges exactly once when the reservation and the provider race", async () => {
+    const developer = await fundedDeveloper(app, 8);
+    standIn.enqueue({ kind: "text", text: reply, chunkSize: 40 });
+    const response = await startChat(developer.key);
+    expect(response.status).toBe(200);
+    const events = parseNdjson(await response.text());
+    expect(events.at(-1)).toMatchObject({ type: "done", finishReason: "stop", usage: { chargedPence: 4 } });
+    expect(await balanceOf(app, developer.key)).toBe(4);
+  });
+
+  it("answers 402 without a charge, and stops asking the provider once the account is known to be short", async () => {
+    const developer = await fundedDeveloper(app, 3);
+    standIn.setFallback(() => ({ kind: "text", text: reply, chunkSize: 40 }));
+    const first = await startChat(developer.key);
+    expect(first.status).toBe(402);
+    expect(await first.json()).toMatchObject({ error: "insufficient_balance" });
+    const providerCallsAfterFirst = standIn.chatRequests().length;
+
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const again = await startChat(developer.key);
+      expect(again.status).toBe(402);
+      await again.body?.cancel();
+    }
+    expect(standIn.chatRequests().length).toBe(providerCallsAfterFirst);
+    expect(await balanceOf(app, developer.key)).toBe(3);
+  });
+});
