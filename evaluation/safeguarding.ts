@@ -106,6 +106,10 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-round4-high-situational.jsonl",
     "safeguarding-round4-medium-low.jsonl",
     "safeguarding-round4-near-miss-negatives.jsonl",
+    "safeguarding-round4-conversations.jsonl",
+    "safeguarding-round5-short-and-implied.jsonl",
+    "safeguarding-round5-contrast-pairs.jsonl",
+    "safeguarding-round5-category-boundaries.jsonl",
   ],
   "held-out": ["safeguarding-heldout-2.jsonl"],
 };

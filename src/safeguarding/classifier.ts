@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../tutor/messages.ts";
+import { groupsIn } from "./lexicon.ts";
 import { normalise } from "./normalise.ts";
 import { safeguardingCategories, type SafeguardingCategory, type Severity } from "./taxonomy.ts";
 
@@ -67,6 +68,11 @@ export function featuresOf(text: string): string[] {
       for (let start = 0; start + size <= marked.length; start += 1)
         features.add(`c:${marked.slice(start, start + size)}`);
     }
+  });
+  const groups = groupsIn(words);
+  groups.forEach((group, index) => {
+    features.add(`g:${group}`);
+    for (const other of groups.slice(index + 1)) features.add(`gg:${group}+${other}`);
   });
   return [...features];
 }
