@@ -7,6 +7,7 @@ import { serializerCompiler } from "fastify-type-provider-zod";
 import type { AccountService } from "./accounts/account-service.ts";
 import {
   answerClientError,
+  answerUnroutable,
   registerApiConventions,
   registerMethodNotAllowed,
   apiPrefix,
@@ -55,6 +56,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: "idle",
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerUnroutable,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(zodValidatorCompiler);

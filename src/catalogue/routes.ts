@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import { createHash } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { apiPrefix } from "../http/api-conventions.ts";
@@ -55,13 +56,23 @@ const examBoardParam = z
     return parsed;
   });
 
+/** A response body serialised and encoded once, with the strong validator clients can send back. */
+interface PreparedBody {
+  bytes: Buffer;
+  etag: string;
+}
+
+function prepare(value: unknown): PreparedBody {
+  const bytes = Buffer.from(JSON.stringify(value));
+  return { bytes, etag: `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 32)}"` };
+}
+
 /**
- * Serialised and encoded once per distinct request: the catalogue never changes while the process runs, and
- * sending bytes spares the UTF-8 encoding of a large string on every response. Only keys that name something
- * real are kept, so made-up ids cannot grow the cache.
+ * Prepared once per distinct request: the catalogue never changes while the process runs, so neither do these
+ * bodies. Only keys that name something real are kept, so made-up ids cannot grow the cache.
  */
-function memoise(compute: (key: string) => Buffer | null): (key: string) => Buffer | null {
-  const cache = new Map<string, Buffer>();
+function memoise(compute: (key: string) => PreparedBody | null): (key: string) => PreparedBody | null {
+  const cache = new Map<string, PreparedBody>();
   return (key) => {
     let value = cache.get(key);
     if (value === undefined) {
@@ -74,9 +85,22 @@ function memoise(compute: (key: string) => Buffer | null): (key: string) => Buff
   };
 }
 
-function sendJson(reply: FastifyReply, json: Buffer): FastifyReply {
-  return reply.type("application/json; charset=utf-8").send(json);
+/** RFC 9110 If-None-Match: a list of entity tags (weak comparison) or `*`. */
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === "*") return true;
+  return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
+
+/** The prepared bytes, or 304 Not Modified when the client already holds them. */
+function sendPrepared(request: FastifyRequest, reply: FastifyReply, body: PreparedBody): FastifyReply {
+  reply.header("ETag", body.etag);
+  if (matchesEtag(request.headers["if-none-match"], body.etag)) return reply.code(304).send();
+  return reply.type("application/json; charset=utf-8").send(body.bytes);
+}
+
+const conditionalNote =
+  " Each response carries an `ETag`; send it back in `If-None-Match` to get `304 Not Modified` without the body.";
 
 export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { catalogue: CatalogueSnapshot }): void {
   const { catalogue } = dependencies;
@@ -92,11 +116,16 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
       qualification: parseQualification(qualification ?? "") ?? undefined,
       examBoardId: parseExamBoard(examBoardId ?? "") ?? undefined,
     }).map(subjectView);
-    return Buffer.from(JSON.stringify({ subjects, count: subjects.length }));
+    return prepare({ subjects, count: subjects.length });
   });
   const treeJson = memoise((subjectId) => {
     const subject = catalogue.subjectById.get(subjectId);
-    return subject ? Buffer.from(JSON.stringify(treeView(subject))) : null;
+    return subject ? prepare(treeView(subject)) : null;
+  });
+  const specPointsJson = memoise((subtopicId) => {
+    const subtopic = catalogue.subtopicById.get(subtopicId);
+    const subject = subtopic ? catalogue.subjectById.get(subtopic.subjectId) : undefined;
+    return subtopic && subject ? prepare(specPointsView(subtopic, subject)) : null;
   });
 
   routes.get(
@@ -106,12 +135,16 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
       schema: {
         tags,
         summary: "List specifications",
-        description: "Ordered by qualification, name, exam board. Filters are case-insensitive.",
+        description: `Ordered by qualification, name, exam board. Filters are case-insensitive.${conditionalNote}`,
         querystring: z.object({ qualification: qualificationParam, examBoard: examBoardParam }),
       },
     },
     async (request, reply) =>
-      sendJson(reply, subjectListJson(`${request.query.qualification ?? ""}|${request.query.examBoard ?? ""}`)!),
+      sendPrepared(
+        request,
+        reply,
+        subjectListJson(`${request.query.qualification ?? ""}|${request.query.examBoard ?? ""}`)!,
+      ),
   );
 
   routes.get(
@@ -121,13 +154,14 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
       schema: {
         tags,
         summary: "A specification's topics and subtopics",
+        description: `Topics and subtopics in specification order.${conditionalNote}`,
         params: z.object({ subjectId: z.string().max(200) }),
       },
     },
     async (request, reply) => {
       const json = treeJson(request.params.subjectId);
       if (!json) throw new ApiError("subject_not_found", { param: "subjectId" });
-      return sendJson(reply, json);
+      return sendPrepared(request, reply, json);
     },
   );
 
@@ -173,15 +207,14 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
       schema: {
         tags,
         summary: "Specification references for a subtopic",
-        description: "Codes, unit names, our mapping and the link to the board's document; never the board's wording.",
+        description: `Codes, unit names, our mapping and the link to the board's document; never the board's wording.${conditionalNote}`,
         params: z.object({ subtopicId: z.string().max(300) }),
       },
     },
-    async (request) => {
-      const subtopic = catalogue.subtopicById.get(request.params.subtopicId);
-      const subject = subtopic ? catalogue.subjectById.get(subtopic.subjectId) : undefined;
-      if (!subtopic || !subject) throw new ApiError("subtopic_not_found", { param: "subtopicId" });
-      return specPointsView(subtopic, subject);
+    async (request, reply) => {
+      const json = specPointsJson(request.params.subtopicId);
+      if (!json) throw new ApiError("subtopic_not_found", { param: "subtopicId" });
+      return sendPrepared(request, reply, json);
     },
   );
 }

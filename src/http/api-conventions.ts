@@ -98,6 +98,20 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
 }
 
 /**
+ * Requests the router refuses before any hook runs (a path parameter over the router's length limit, a path
+ * that cannot be percent-decoded) still get the contract's headers and error body.
+ */
+export function answerUnroutable(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header("Request-Id", request.id);
+  if (isApiPath(request.url)) applyApiHeaders(reply);
+  const message =
+    error.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? "A path parameter is too long."
+      : "The request path could not be read.";
+  void sendError(request, reply, new ApiError("invalid_request", { message }));
+}
+
+/**
  * Registers the cross-cutting behaviour of the JSON surfaces: request ids, /api/v1 headers and preflight,
  * the one error handler and the JSON 404.
  */
