@@ -102,23 +102,33 @@ export function score(
   return { probabilities: softmax(scores), high: sigmoid(severityScore) };
 }
 
+export interface ClassifierVerdict {
+  /** The chance of any concern: one minus the chance of "no concern". */
+  concern: number;
+  /** Null when `concern` is below the model's threshold. */
+  finding: ClassifierFinding | null;
+}
+
 /**
- * Null when the chance of any concern (one minus "no concern") is below the threshold. Deciding on the chance of
- * a concern, and only then choosing the likeliest category, keeps a message that is clearly worrying but split
- * between two close categories (self-harm and immediate danger, say) from slipping under the threshold.
+ * Decides on the chance of a concern (one minus "no concern") and only then picks the likeliest category, so a
+ * message that is clearly worrying but split between two close categories (self-harm and immediate danger, say)
+ * does not slip under the threshold.
  */
-export function classify(model: ClassifierModel, messages: readonly ChatMessage[]): ClassifierFinding | null {
+export function classify(model: ClassifierModel, messages: readonly ChatMessage[]): ClassifierVerdict {
   const { probabilities, high } = score(model, featuresOf(classifierInput(messages)));
   const concern = 1 - probabilities[0]!;
-  if (concern < model.threshold) return null;
+  if (concern < model.threshold) return { concern, finding: null };
   let best = 1;
   for (let index = 2; index < probabilities.length; index += 1)
     if (probabilities[index]! > probabilities[best]!) best = index;
   const category = model.classes[best];
-  if (category === undefined || category === noConcern) return null;
+  if (category === undefined || category === noConcern) return { concern, finding: null };
   return {
-    category: category as SafeguardingCategory,
-    severity: high >= model.highThreshold ? "high" : "medium",
-    probability: concern,
+    concern,
+    finding: {
+      category: category as SafeguardingCategory,
+      severity: high >= model.highThreshold ? "high" : "medium",
+      probability: concern,
+    },
   };
 }

@@ -56,7 +56,7 @@ describe("safeguarding classifier", () => {
       "what is the difference between mitosis and meiosis",
       "give me three quotes about ambition in macbeth",
     ]) {
-      expect(classify(model, [{ role: "user", content }])).toBeNull();
+      expect(classify(model, [{ role: "user", content }]).finding).toBeNull();
     }
   });
 });
