@@ -292,7 +292,10 @@ export const paymentEvents = pgTable("payment_events", {
   receivedAt: createdAt(),
 });
 
-/** One row per authenticated /api/v1 call: kind and time only, never content. */
+/**
+ * Authenticated /api/v1 calls: kind, time and how many, never content. One row counts the calls an instance saw
+ * for one account and kind within a flush (at most a second), stamped with the first call's time.
+ */
 export const usageEvents = pgTable(
   "usage_events",
   {
@@ -300,6 +303,7 @@ export const usageEvents = pgTable(
     accountId: text("account_id").notNull(),
     kind: text("kind").notNull(),
     pence: integer("pence").notNull().default(0),
+    calls: integer("calls").notNull().default(1),
     createdAt: createdAt(),
   },
   (table) => [index("usage_events_time").on(table.createdAt)],

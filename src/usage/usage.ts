@@ -8,11 +8,11 @@ export const usageKinds = ["data", "align", "genie_chat", "chat", "questions", "
 export type UsageKind = (typeof usageKinds)[number];
 
 export const rollupCycleMs = 5 * 60 * 1000;
-/** Usage events are written in batches: at most this long after the call, or sooner when this many wait. */
+/** Usage is written in batches: at most this long after the call, or sooner when this many rows wait. */
 export const usageFlushIntervalMs = 1000;
 const usageFlushBatchSize = 200;
-/** While the database is down, events wait in memory up to this many; older ones are dropped beyond it. */
-const maxPendingEvents = 20_000;
+/** While the database is down, rows wait in memory up to this many; older ones are dropped beyond it. */
+const maxPendingRows = 20_000;
 export const summaryWindowDays = 30;
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -33,14 +33,26 @@ function isoDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
+interface UsageRow {
+  account_id: string;
+  kind: UsageKind;
+  calls: number;
+  created_at: string;
+}
+
 /**
- * Usage events (kind and time, never content), the five-minute rollup and the reads that come from it.
- * Events are counts for the dashboard, not money (spend comes from the ledger), so they are buffered and written
- * in batches: one insert per request would cost more than the data request itself. A crash loses at most the
- * last second of call counts.
+ * Usage events (kind, time and count, never content), the five-minute rollup and the reads that come from it.
+ * Events are counts for the dashboard, not money (spend comes from the ledger), so a call only adds one to a
+ * counter in memory, and each flush writes one row per account and kind with how many calls it saw, stamped with
+ * the first one's time: one row per call cost more than the data request itself. A crash loses at most the last
+ * second of call counts.
  */
 export class UsageService {
-  private pending: { account_id: string; kind: UsageKind; created_at: string }[] = [];
+  /** Calls since the last flush, by account and kind, with the time of the first. */
+  private counting = new Map<string, Map<UsageKind, { calls: number; firstAtMs: number }>>();
+  private countingRows = 0;
+  /** Rows a failed flush could not write, retried by the next one. */
+  private unwritten: UsageRow[] = [];
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -49,24 +61,48 @@ export class UsageService {
   ) {}
 
   record(accountId: string, kind: UsageKind): void {
-    this.pending.push({ account_id: accountId, kind, created_at: this.clock.now().toISOString() });
-    if (this.pending.length >= usageFlushBatchSize) void this.flush();
+    let byKind = this.counting.get(accountId);
+    if (byKind === undefined) {
+      byKind = new Map();
+      this.counting.set(accountId, byKind);
+    }
+    const counter = byKind.get(kind);
+    if (counter !== undefined) {
+      counter.calls += 1;
+      return;
+    }
+    byKind.set(kind, { calls: 1, firstAtMs: this.clock.now().getTime() });
+    this.countingRows += 1;
+    if (this.countingRows >= usageFlushBatchSize) void this.flush();
   }
 
-  /** Writes the buffered events; concurrent calls queue, so once it resolves every earlier event is stored. */
+  private takeRows(): UsageRow[] {
+    const rows = this.unwritten;
+    this.unwritten = [];
+    for (const [accountId, byKind] of this.counting) {
+      for (const [kind, { calls, firstAtMs }] of byKind) {
+        rows.push({ account_id: accountId, kind, calls, created_at: new Date(firstAtMs).toISOString() });
+      }
+    }
+    this.counting = new Map();
+    this.countingRows = 0;
+    return rows;
+  }
+
+  /** Writes what was counted; concurrent calls queue, so once it resolves every earlier call is stored. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      const batch = this.pending.splice(0);
+      const batch = this.takeRows();
       if (batch.length === 0) return;
       try {
         // One parameter however long the batch: building a many-row insert costs more than running it.
         await this.db.execute(sql`
-          insert into usage_events (account_id, kind, created_at)
-          select account_id, kind, created_at
+          insert into usage_events (account_id, kind, calls, created_at)
+          select account_id, kind, calls, created_at
             from json_to_recordset(${JSON.stringify(batch)}::json)
-              as event(account_id text, kind text, created_at timestamptz)`);
+              as event(account_id text, kind text, calls integer, created_at timestamptz)`);
       } catch (error) {
-        this.pending = [...batch, ...this.pending].slice(-maxPendingEvents);
+        this.unwritten = [...batch, ...this.unwritten].slice(-maxPendingRows);
         throw error;
       }
     });
@@ -96,7 +132,7 @@ export class UsageService {
       await tx.execute(sql`
         insert into usage_daily (account_id, day, kind, calls, spend_pence)
         select account_id, day, kind, sum(calls)::int, sum(spend)::bigint from (
-          select account_id, (created_at at time zone 'UTC')::date as day, kind, count(*) as calls, 0 as spend
+          select account_id, (created_at at time zone 'UTC')::date as day, kind, sum(calls) as calls, 0 as spend
             from usage_events where created_at >= ${firstDay}::date and created_at < ${now.toISOString()}::timestamptz
             group by 1, 2, 3
           union all
@@ -165,10 +201,14 @@ export class UsageService {
 
 /** Records every authenticated /api/v1 call once its response is sent (kind and time only). */
 export function registerUsageRecording(app: FastifyInstance, usage: UsageService): void {
-  app.addHook("onResponse", async (request) => {
+  // A plain callback rather than an async function: no promise per request for a synchronous count.
+  app.addHook("onResponse", (request, _reply, done) => {
     const principal = request.principal;
-    const kind = usageKindForRoute(request.routeOptions.url);
-    if (principal && kind) usage.record(principal.accountId, kind);
+    if (principal) {
+      const kind = usageKindForRoute(request.routeOptions.url);
+      if (kind) usage.record(principal.accountId, kind);
+    }
+    done();
   });
   const flush = () =>
     usage.flush().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usageKindForRoute } from "../../src/usage/usage.ts";
 import { api } from "../support/harness.ts";
@@ -62,5 +63,33 @@ describe("usage", () => {
     expect(body.series).toHaveLength(7);
     const today = body.series.at(-1);
     expect(today?.byKind.find((row) => row.kind === "data")?.calls).toBe(2);
+  });
+
+  it("counts a burst of calls exactly, in one row per account and kind rather than one per call", async () => {
+    const { client, key, accountId } = await createDeveloper(app);
+    await topUpThroughCheckout(app, client, 1000);
+    await app.runtime.billing.usage.flush();
+    const burst = 40;
+    const statuses = await Promise.all(
+      Array.from({ length: burst }, (_, index) =>
+        api(app, key, "GET", index % 2 === 0 ? "/api/v1/subjects" : "/api/v1/subjects?qualification=GCSE"),
+      ).map(async (call) => (await call).status),
+    );
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    await app.runtime.billing.usage.flush();
+
+    const result = await app.runtime.storage.db.execute(sql`
+      select count(*)::int as rows, coalesce(sum(calls), 0)::int as calls
+        from usage_events where account_id = ${accountId} and kind = 'data'`);
+    const [stored] = result.rows as { rows: number; calls: number }[];
+    expect(stored?.calls).toBe(burst);
+    // A flush may fall in the middle of the burst (they run every second): one row each side of it at most.
+    expect(stored?.rows).toBeLessThanOrEqual(2);
+
+    app.clock.advance(5 * 60 * 1000);
+    await app.runtime.billing.usage.runCycle();
+    const account = await api(app, key, "GET", "/api/v1/account");
+    const usage = account.json.usage as { byKind: { kind: string; calls: number }[] };
+    expect(usage.byKind.find((row) => row.kind === "data")?.calls).toBe(burst);
   });
 });
