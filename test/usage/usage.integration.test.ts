@@ -78,10 +78,12 @@ describe("usage", () => {
     expect(statuses.every((status) => status === 200)).toBe(true);
     await app.runtime.billing.usage.flush();
 
-    const result = await app.runtime.storage.db.execute(sql`
+    const result = (await app.runtime.storage.db.execute(sql`
       select count(*)::int as rows, coalesce(sum(calls), 0)::int as calls
-        from usage_events where account_id = ${accountId} and kind = 'data'`);
-    const [stored] = result.rows as { rows: number; calls: number }[];
+        from usage_events where account_id = ${accountId} and kind = 'data'`)) as unknown as {
+      rows: { rows: number; calls: number }[];
+    };
+    const [stored] = result.rows;
     expect(stored?.calls).toBe(burst);
     // A flush may fall in the middle of the burst (they run every second): one row each side of it at most.
     expect(stored?.rows).toBeLessThanOrEqual(2);
