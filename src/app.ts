@@ -26,6 +26,9 @@ import { registerKeyRoutes } from "./platform/key-routes.ts";
 import type { Storage } from "./storage/database.ts";
 import { documentRoute, openApiInfo } from "./http/openapi.ts";
 
+/** A request that takes at least this long is logged at info even when it succeeds. */
+export const slowRequestMs = 1000;
+
 /** Everything the HTTP layer needs, built by the composition root (or a test harness). */
 export interface AppDependencies {
   logger: FastifyBaseLogger;
@@ -82,19 +85,22 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
 
   const { metrics } = dependencies;
-  app.addHook("onResponse", async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        statusCode: reply.statusCode,
-        responseTimeMs: reply.elapsedTime,
-      },
+  // One line per request, at a level that keeps what an operator looks for at the default `info`: failures (5xx
+  // at error, 4xx at info) and slow requests. Quick successes are at debug: a line for each of thousands of data
+  // calls a second cost more than the rest of the request. A plain callback: no promise per request.
+  app.addHook("onResponse", (request, reply, done) => {
+    const statusCode = reply.statusCode;
+    const responseTimeMs = reply.elapsedTime;
+    const level =
+      statusCode >= 500 ? "error" : statusCode >= 400 || responseTimeMs >= slowRequestMs ? "info" : "debug";
+    request.log[level](
+      { method: request.method, url: request.url, statusCode, responseTimeMs },
       "request completed",
     );
     const route = request.routeOptions.url ?? "unmatched";
-    metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    metrics.requestDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    metrics.requests.inc({ method: request.method, route, status: String(statusCode) });
+    metrics.requestDuration.observe({ method: request.method, route }, responseTimeMs / 1000);
+    done();
   });
 
   await app.register(fastifySwagger, {
