@@ -28,9 +28,29 @@ export function toBase62(value: number, width: number): string {
 export type IdPrefix =
   "acct" | "key" | "req" | "chat" | "chg" | "top" | "ent" | "evt" | "chk" | "msg" | "ref" | "sub";
 
+/**
+ * CSPRNG bytes for ids, drawn a few kilobytes at a time: asking the system for 40 bytes per id cost a visible share
+ * of a data request (one id per request). Secrets (API keys, session tokens) never come from this pool.
+ */
+const idPool = { bytes: Buffer.alloc(0), offset: 0 };
+const idPoolBytes = 4096;
+
+function pooledBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    if (idPool.offset >= idPool.bytes.length) {
+      idPool.bytes = randomBytes(idPoolBytes);
+      idPool.offset = 0;
+    }
+    const byte = idPool.bytes[idPool.offset++]!;
+    if (byte < 248) out += base62Alphabet[byte % 62];
+  }
+  return out;
+}
+
 /** A prefixed, sortable-enough, unguessable id such as `acct_3fK9…`. */
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${randomBase62(20)}`;
+  return `${prefix}_${pooledBase62(20)}`;
 }
 
 /** A clock behind an interface, so tests can move time (14-day refunds, sweeps, rollups). */
