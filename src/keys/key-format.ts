@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual, type KeyObject } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { randomBase62, toBase62 } from "../shared/ids.ts";
 
@@ -37,7 +37,10 @@ export function inspectKeyShape(secret: string): KeyShape {
   return timingSafeEqual(given, expected) ? "well_formed" : "bad_checksum";
 }
 
-/** What is stored: HMAC-SHA-256 of the secret under the server pepper, hex. */
-export function hashKey(secret: string, pepper: string): string {
+/**
+ * What is stored: HMAC-SHA-256 of the secret under the server pepper, hex. A pepper made into a KeyObject once
+ * (`createSecretKey`) spares preparing the key on every call.
+ */
+export function hashKey(secret: string, pepper: string | KeyObject): string {
   return createHmac("sha256", pepper).update(secret).digest("hex");
 }

@@ -1,3 +1,4 @@
+import { createSecretKey } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { generateKey, hashKey, inspectKeyShape, keyPrefix } from "../../src/keys/key-format.ts";
@@ -97,6 +98,8 @@ describe("API key format", () => {
         expect(hashKey(secret, pepper)).toBe(hash);
         expect(hashKey(other.secret, pepper)).not.toBe(hash);
         expect(hashKey(secret, `${pepper}x`)).not.toBe(hash);
+        // The service hashes with the pepper made into a KeyObject once: the same HMAC.
+        expect(hashKey(secret, createSecretKey(Buffer.from(pepper, "utf8")))).toBe(hash);
       }),
       { numRuns: 200 },
     );
