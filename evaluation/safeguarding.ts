@@ -110,6 +110,9 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-round5-short-and-implied.jsonl",
     "safeguarding-round5-contrast-pairs.jsonl",
     "safeguarding-round5-category-boundaries.jsonl",
+    "safeguarding-round6-high-personal.jsonl",
+    "safeguarding-round6-high-situational.jsonl",
+    "safeguarding-round6-negatives.jsonl",
   ],
   "held-out": ["safeguarding-heldout-2.jsonl"],
 };
