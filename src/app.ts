@@ -76,7 +76,6 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
 
   const secureCookies = dependencies.publicUrl().startsWith("https://");
-  await app.register(fastifyCookie);
   registerApiConventions(app);
   registerApiGuard(app, {
     keys: dependencies.keys,
@@ -133,8 +132,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  // The platform is for browsers with sessions: CSRF applies, CORS never does.
+  // The platform is for browsers with sessions: cookies and CSRF apply, CORS never does. Cookies are parsed and
+  // set here only: /api/v1 reads none, and its requests should not pay for the plugin's two hooks.
   await app.register(async (platform) => {
+    await platform.register(fastifyCookie);
     registerCsrf(platform, { secureCookies });
     registerAccountRoutes(platform, {
       accounts: dependencies.accounts,
