@@ -63,17 +63,22 @@ function isStream(payload: unknown): payload is Readable {
   return typeof payload === "object" && payload !== null && typeof (payload as Readable).pipe === "function";
 }
 
+function asList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
 /**
  * Adds Idempotency-Key handling to the routes that declare `config.idempotency`. It runs after the guard and
  * validation, so a bad request is refused before a key is claimed. Only a successful answer completes a key; any
  * other outcome forgets it, so the client can retry with the same key once the problem is fixed (say, after a
- * top-up).
+ * top-up). The hooks are attached to those routes alone (call before they are registered), so no other request
+ * runs them.
  */
 export function registerIdempotency(app: FastifyInstance, store: IdempotencyStore): void {
   app.decorateRequest("idempotencyClaim", null);
   app.decorateRequest("answerAgainFree", false);
 
-  app.addHook("preHandler", async (request: FastifyRequest, reply: FastifyReply) => {
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
     const mode = request.routeOptions.config.idempotency;
     if (!mode) return;
     const key = keyFrom(request);
@@ -98,9 +103,9 @@ export function registerIdempotency(app: FastifyInstance, store: IdempotencyStor
         .send(stored.payload);
     }
     request.answerAgainFree = true;
-  });
+  };
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
@@ -141,5 +146,11 @@ export function registerIdempotency(app: FastifyInstance, store: IdempotencyStor
       await complete({ answeredAgain: true });
     }
     return payload;
+  };
+
+  app.addHook("onRoute", (route) => {
+    if (!route.config?.idempotency) return;
+    route.preHandler = [...asList(route.preHandler), claim];
+    route.onSend = [...asList(route.onSend), settle];
   });
 }
