@@ -113,6 +113,8 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-round6-high-personal.jsonl",
     "safeguarding-round6-high-situational.jsonl",
     "safeguarding-round6-negatives.jsonl",
+    "safeguarding-round7-abuse-and-grooming.jsonl",
+    "safeguarding-round7-boundaries.jsonl",
   ],
   "held-out": ["safeguarding-heldout-2.jsonl"],
 };

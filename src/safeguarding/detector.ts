@@ -27,6 +27,8 @@ import type { SafeguardingAssessment, SafeguardingCategory, Severity } from "./t
 interface Finding {
   category: SafeguardingCategory;
   severity: Severity;
+  /** A first-person disclosure rule matched on its own ("i want to kill myself"), not just a topic or concept. */
+  direct?: boolean;
 }
 
 /** Trained offline by `npm run safeguarding:train` on the development data; loaded once. */
@@ -69,8 +71,9 @@ export function assessConversationWith(
 
   // The rules catch phrasings the classifier may not weigh enough; the classifier, trained on thousands of examples,
   // generalises to wordings no rule anticipated and is the better judge of the category. It decides unless the rules
-  // see a higher severity (leaving files out in turn, letting it win ties found 1.2 points more high-severity
-  // disclosures at the same false-positive rate).
+  // see a higher severity, or the same severity from a direct first-person disclosure ("i want to kill myself"),
+  // which no model is allowed to relabel (leaving files out in turn, letting it win the other ties found 1.2
+  // points more high-severity disclosures at the same false-positive rate).
   const verdict = classify(model, messages);
   const classified = verdict.finding;
   // A medium or low rule match in a message the classifier is sure carries no concern is a phrase out of context
@@ -79,7 +82,9 @@ export function assessConversationWith(
     best = null;
   if (
     classified !== null &&
-    (best === null || severities.indexOf(classified.severity) >= severities.indexOf(best.severity))
+    (best === null ||
+      severities.indexOf(classified.severity) > severities.indexOf(best.severity) ||
+      (classified.severity === best.severity && best.direct !== true))
   )
     best = classified;
 
@@ -95,7 +100,7 @@ export function assessMessage(content: string): SafeguardingAssessment | null {
 function assessText(normalisedText: string): Finding | null {
   const text = blankIdioms(normalisedText);
   const isAcademic = academicFraming.test(text);
-  const scores = new Map<SafeguardingCategory, { weight: number; severity: Severity }>();
+  const scores = new Map<SafeguardingCategory, { weight: number; severity: Severity; direct: boolean }>();
   const openGates = new Map<SafeguardingCategory, boolean>();
 
   for (const rule of detectionRules) {
@@ -107,16 +112,21 @@ function assessText(normalisedText: string): Finding | null {
     if (!gateOpen) continue;
     const match = findCountableMatch(rule, text, isAcademic);
     if (match === null) continue;
-    const current = scores.get(rule.category) ?? { weight: 0, severity: "low" as Severity };
+    const current = scores.get(rule.category) ?? { weight: 0, severity: "low" as Severity, direct: false };
     current.weight += rule.weight;
     if (severities.indexOf(match.severity) > severities.indexOf(current.severity))
       current.severity = match.severity;
+    if (rule.kind === "disclosure" && rule.weight >= 1 && match.severity === "high") current.direct = true;
     scores.set(rule.category, current);
   }
 
   if (!isAcademic) {
     for (const finding of conceptFindings(text)) {
-      const current = scores.get(finding.category) ?? { weight: 0, severity: "low" as Severity };
+      const current = scores.get(finding.category) ?? {
+        weight: 0,
+        severity: "low" as Severity,
+        direct: false,
+      };
       current.weight += 1;
       if (severities.indexOf(finding.severity) > severities.indexOf(current.severity))
         current.severity = finding.severity;
@@ -127,7 +137,7 @@ function assessText(normalisedText: string): Finding | null {
   let best: Finding | null = null;
   for (const [category, score] of scores) {
     if (score.weight < 1) continue;
-    const finding = escalate({ category, severity: score.severity }, text);
+    const finding = escalate({ category, severity: score.severity, direct: score.direct }, text);
     if (best === null || outranks(finding, best)) best = finding;
   }
   return best;
@@ -184,7 +194,7 @@ function findCountableMatch(
 function escalate(finding: Finding, text: string): Finding {
   if (finding.category !== "self_harm_suicide" || finding.severity !== "high") return finding;
   const isImminent = (imminentTiming.test(text) && imminentIntent.test(text)) || meansAtHand.test(text);
-  return isImminent ? { category: "immediate_danger", severity: "high" } : finding;
+  return isImminent ? { category: "immediate_danger", severity: "high", direct: finding.direct } : finding;
 }
 
 const affirmative =
