@@ -36,5 +36,6 @@ describe("safeguarding evaluation", () => {
     await evaluateSafeguarding((line) => lines.push(line));
     expect(lines.join("\n")).toContain("development set");
     expect(lines.join("\n")).toContain("held-out set");
-  });
+    // Thirteen thousand labelled messages, scored twice: seconds alone, much longer beside the rest of the suite.
+  }, 180_000);
 });
