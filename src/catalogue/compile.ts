@@ -14,6 +14,11 @@ function deepFreeze<T>(value: T): T {
 
 /** Turns validated source files into the immutable snapshot with its lookup indexes. */
 export function compileCatalogue(sources: readonly SpecificationSource[]): CatalogueSnapshot {
+  return indexCatalogue(compileSubjects(sources));
+}
+
+/** The subjects of validated source files, in the order GET /subjects answers: plain data, JSON as it is. */
+export function compileSubjects(sources: readonly SpecificationSource[]): Subject[] {
   const subjects: Subject[] = sources.map((source) => {
     const board = examBoardById(source.examBoard);
     const topics: Topic[] = source.topics.map((topicSource, topicIndex) => {
@@ -59,7 +64,11 @@ export function compileCatalogue(sources: readonly SpecificationSource[]): Catal
       a.examBoard.localeCompare(b.examBoard, "en-GB") ||
       a.id.localeCompare(b.id),
   );
+  return subjects;
+}
 
+/** The immutable snapshot of compiled subjects (fresh, or read back from the snapshot cache) and its indexes. */
+export function indexCatalogue(subjects: Subject[]): CatalogueSnapshot {
   const topicById = new Map<string, Topic>();
   const subtopicById = new Map<string, Subtopic>();
   for (const subject of subjects) {
