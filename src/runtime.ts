@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import pino from "pino";
 import { AccountService } from "./accounts/account-service.ts";
 import { AccountStore } from "./accounts/account-store.ts";
@@ -97,6 +97,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     let redis: Redis | null = null;
     let bus: SignalBus;
     if (config.REDIS_URL) {
+      // Loaded only when configured: importing the client costs start-up that an instance without Redis saves.
+      const { Redis } = await import("ioredis");
       redis = new Redis(config.REDIS_URL, {
         maxRetriesPerRequest: 1,
         enableOfflineQueue: false,

@@ -62,7 +62,7 @@ export function embeddedWebhookSecret(pepper: string): string {
 }
 
 /** Stripe when it is configured, else the embedded processor (which posts its webhooks through the app). */
-function createPaymentProvider(options: {
+async function createPaymentProvider(options: {
   storage: Storage;
   clock: Clock;
   pepper: string;
@@ -70,7 +70,7 @@ function createPaymentProvider(options: {
   vatRatePercent: number;
   stripe: StripeSettings | null;
   app: () => FastifyInstance | null;
-}): { provider: PaymentProvider; embedded: EmbeddedPaymentProvider | null } {
+}): Promise<{ provider: PaymentProvider; embedded: EmbeddedPaymentProvider | null }> {
   const shared = {
     db: options.storage.db,
     clock: options.clock,
@@ -78,7 +78,10 @@ function createPaymentProvider(options: {
     vatRatePercent: options.vatRatePercent,
   };
   if (options.stripe)
-    return { provider: new StripePaymentProvider({ ...shared, settings: options.stripe }), embedded: null };
+    return {
+      provider: await StripePaymentProvider.create({ ...shared, settings: options.stripe }),
+      embedded: null,
+    };
   const embedded = new EmbeddedPaymentProvider({
     ...shared,
     webhookSecret: embeddedWebhookSecret(options.pepper),
@@ -126,7 +129,7 @@ export async function createBillingRuntime(options: {
   const mailer: Mailer = options.smtpUrl
     ? new SmtpMailer(options.smtpUrl, options.mailFrom)
     : new OutboxMailer(storage.db, clock);
-  const { provider, embedded } = createPaymentProvider(options);
+  const { provider, embedded } = await createPaymentProvider(options);
   const subscriptions = new SubscriptionService({ db: storage.db, clock, ledger, provider, mailer });
   const autoTopUp = new AutoTopUpService({
     db: storage.db,

@@ -1,5 +1,5 @@
 import { desc, eq } from "drizzle-orm";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { newId, type Clock } from "../shared/ids.ts";
 import type { Database } from "../storage/database.ts";
 import { mailOutbox } from "../storage/schema.ts";
@@ -28,17 +28,20 @@ export class OutboxMailer implements Mailer {
 }
 
 export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
+  /** Made on the first message: the client library is loaded then, not at start-up. */
+  private transport: Promise<Transporter> | null = null;
 
   constructor(
-    smtpUrl: string,
+    private readonly smtpUrl: string,
     private readonly from: string,
-  ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
-  }
+  ) {}
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({
+    this.transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport(this.smtpUrl),
+    );
+    const transport = await this.transport;
+    await transport.sendMail({
       from: this.from,
       to: message.to,
       subject: message.subject,

@@ -4,10 +4,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
-import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import pg from "pg";
+import type pg from "pg";
 import { templateFor } from "./pglite-template.ts";
 import * as schema from "./schema.ts";
 
@@ -87,7 +85,14 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     };
   }
 
-  const pool = new pg.Pool({
+  // Loaded only on this path: an instance on PGlite never needs node-postgres, and importing it costs start-up.
+  const [{ default: postgres }, { drizzle: drizzleNodePostgres }, { migrate: migrateNodePostgres }] =
+    await Promise.all([
+      import("pg"),
+      import("drizzle-orm/node-postgres"),
+      import("drizzle-orm/node-postgres/migrator"),
+    ]);
+  const pool = new postgres.Pool({
     connectionString: options.url,
     max: options.poolSize,
     connectionTimeoutMillis: 5_000,

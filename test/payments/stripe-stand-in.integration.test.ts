@@ -12,7 +12,7 @@ let receiver: Server;
 
 beforeAll(async () => {
   standIn = await startStripeStandIn();
-  client = createStripeClient({
+  client = await createStripeClient({
     secretKey: standIn.secretKey,
     webhookSecret: standIn.webhookSecret,
     apiBase: standIn.url,
@@ -50,7 +50,7 @@ describe("the Stripe stand-in", () => {
   });
 
   it("refuses a wrong key and unknown parameters the way Stripe does", async () => {
-    const wrongKey = createStripeClient({
+    const wrongKey = await createStripeClient({
       secretKey: "sk_test_wrong",
       webhookSecret: "whsec_x",
       apiBase: standIn.url,

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Clock } from "../../shared/ids.ts";
 import type { Database } from "../../storage/database.ts";
 import { stripeCustomers } from "../../storage/schema.ts";
@@ -25,10 +25,14 @@ export interface StripeSettings {
 /** Stripe signs `t=<unix seconds>,v1=<hex HMAC>`; an older signature than this is refused (replays). */
 export const stripeSignatureToleranceSeconds = 300;
 
-/** The SDK, pointed at the configured address: the one place the service builds a Stripe client. */
-export function createStripeClient(settings: StripeSettings): Stripe {
+/**
+ * The SDK, pointed at the configured address: the one place the service builds a Stripe client. The SDK is loaded
+ * here, when Stripe is configured, rather than at start-up by every instance.
+ */
+export async function createStripeClient(settings: StripeSettings): Promise<Stripe> {
+  const { default: StripeSdk } = await import("stripe");
   const base = settings.apiBase ? new URL(settings.apiBase) : null;
-  return new Stripe(settings.secretKey, {
+  return new StripeSdk(settings.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
     telemetry: false,
@@ -61,6 +65,20 @@ const subscriptionStatuses: Partial<Record<Stripe.Subscription.Status, Subscript
   incomplete_expired: "canceled",
 };
 
+export interface StripeProviderOptions {
+  db: Database;
+  clock: Clock;
+  settings: StripeSettings;
+  /** Read each time a link is made: the server's own address is only known once it listens. */
+  publicUrl: () => string;
+  vatRatePercent: number;
+}
+
+/** Stripe's errors say what they are in `type`, the SDK's documented way to tell them apart. */
+function isStripeError<T extends Stripe.errors.StripeError>(error: unknown, type: T["type"]): error is T {
+  return typeof error === "object" && error !== null && (error as { type?: unknown }).type === type;
+}
+
 /**
  * Stripe behind the payment interface: Checkout Sessions for one-off top-ups, monthly top-ups and saving a
  * card; off-session PaymentIntents on the saved card; refunds; webhooks checked with the SDK's
@@ -68,20 +86,15 @@ const subscriptionStatuses: Partial<Record<Stripe.Subscription.Status, Subscript
  */
 export class StripePaymentProvider implements PaymentProvider {
   readonly name = "stripe" as const;
-  private readonly stripe: Stripe;
 
-  constructor(
-    private readonly options: {
-      db: Database;
-      clock: Clock;
-      settings: StripeSettings;
-      /** Read each time a link is made: the server's own address is only known once it listens. */
-      publicUrl: () => string;
-      vatRatePercent: number;
-    },
-  ) {
-    this.stripe = createStripeClient(options.settings);
+  static async create(options: StripeProviderOptions): Promise<StripePaymentProvider> {
+    return new StripePaymentProvider(options, await createStripeClient(options.settings));
   }
+
+  private constructor(
+    private readonly options: StripeProviderOptions,
+    private readonly stripe: Stripe,
+  ) {}
 
   private vatFor(amountPence: number): number {
     return Math.round((amountPence * this.options.vatRatePercent) / 100);
@@ -223,7 +236,7 @@ export class StripePaymentProvider implements PaymentProvider {
         message: failure?.message ?? `The payment could not be completed (${intent.status}).`,
       };
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError) {
+      if (isStripeError<Stripe.errors.StripeCardError>(error, "StripeCardError")) {
         const declineCode = error.decline_code;
         return {
           ok: false,
@@ -233,7 +246,10 @@ export class StripePaymentProvider implements PaymentProvider {
           message: error.message,
         };
       }
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.param === "payment_method")
+      if (
+        isStripeError<Stripe.errors.StripeInvalidRequestError>(error, "StripeInvalidRequestError") &&
+        error.param === "payment_method"
+      )
         return { ok: false, kind: "no_payment_method", message: error.message };
       return { ok: false, kind: "provider_unavailable", message: (error as Error).message };
     }
