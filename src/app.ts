@@ -2,7 +2,6 @@ import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { serializerCompiler } from "fastify-type-provider-zod";
 
 import type { AccountService } from "./accounts/account-service.ts";
 import {
@@ -16,7 +15,7 @@ import {
 } from "./http/api-conventions.ts";
 import { registerApiGuard } from "./http/api-guard.ts";
 import { newId } from "./shared/ids.ts";
-import { zodValidatorCompiler } from "./http/validation.ts";
+import { zodCompilersFactory } from "./http/validation.ts";
 import type { KeyService } from "./keys/key-service.ts";
 import type { RateLimits } from "./limits/rate-limits.ts";
 import type { Metrics } from "./observability/metrics.ts";
@@ -61,9 +60,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     clientErrorHandler: answerClientError,
     frameworkErrors: answerUnroutable,
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: { compilersFactory: zodCompilersFactory },
   });
-  app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
 
   // Remember every route's methods, so a known path with the wrong method answers 405.
   const routeMethods = new Map<string, Set<string>>();

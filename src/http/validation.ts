@@ -1,4 +1,5 @@
-import type { FastifySchemaCompiler } from "fastify";
+import type { FastifySchemaCompiler, FastifyServerOptions } from "fastify";
+import { serializerCompiler } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import { ApiError } from "./errors.ts";
 
@@ -35,3 +36,18 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
     const result = schema.safeParse(data);
     return result.success ? { value: result.data } : { error: invalidRequestFrom(result.error) };
   };
+
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]
+>;
+
+/**
+ * Every schema in the app is zod, so the app's compilers are zod's from the start. Given as Fastify's compiler
+ * factories (rather than set on the instance afterwards), they keep Fastify from loading its defaults, Ajv and
+ * fast-json-stringify, which took a visible share of start-up. Fastify types these factories for Ajv's compilers;
+ * the compilers it receives are used exactly as those set with setValidatorCompiler and setSerializerCompiler.
+ */
+export const zodCompilersFactory: CompilersFactory = {
+  buildValidator: (() => zodValidatorCompiler) as unknown as CompilersFactory["buildValidator"],
+  buildSerializer: (() => serializerCompiler) as unknown as CompilersFactory["buildSerializer"],
+};
