@@ -81,9 +81,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const logger = pino(loggerOptions(config.LOG_LEVEL));
   const pepper = config.KEY_PEPPER ?? developmentPepper;
 
-  // Read while the database opens: PGlite spends much of its opening compiling WebAssembly off the main thread.
-  const loadingCatalogue = options.catalogue ? Promise.resolve(options.catalogue) : loadCatalogue();
-  loadingCatalogue.catch(() => {}); // awaited below; this only keeps a failure from going unhandled meanwhile
   const storage = await openStorage(
     config.DATABASE_URL
       ? { driver: "postgres", url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
@@ -92,7 +89,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const closers: (() => Promise<unknown>)[] = [() => storage.close()];
   try {
     await storage.migrate();
-    const catalogue = await loadingCatalogue;
+    const catalogue = options.catalogue ?? (await loadCatalogue());
 
     let redis: Redis | null = null;
     let bus: SignalBus;

@@ -25,11 +25,11 @@ export async function loadCatalogue(
   directory?: string,
   options: LoadCatalogueOptions = {},
 ): Promise<CatalogueSnapshot> {
-  const files = await readSourceFiles(directory);
+  const files = readSourceFiles(directory);
   const cachePath = options.cachePath !== undefined ? options.cachePath : directory === undefined ? defaultSnapshotCachePath : null;
-  const cache = cachePath === null ? null : { path: cachePath, key: await snapshotKey(files) };
+  const cache = cachePath === null ? null : { path: cachePath, key: snapshotKey(files) };
   if (cache) {
-    const cached = await readCachedSubjects(cache.path, cache.key);
+    const cached = readCachedSubjects(cache.path, cache.key);
     if (cached) return indexCatalogue(cached);
   }
 

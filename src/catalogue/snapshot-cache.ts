@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { SourceFile } from "./load-sources.ts";
 import type { Subject } from "./model.ts";
@@ -29,19 +30,23 @@ const libraries = ["zod", "js-yaml"];
  * The code that turns sources into subjects: the files beside this module — `src/catalogue/*.ts` when run from
  * source, the whole bundle (`dist/bundle/cli.mjs`) when run as built. More than strictly needed, never less.
  */
-async function codeFiles(): Promise<string[]> {
-  const names = (await readdir(import.meta.dirname)).filter((name) => /\.(ts|mjs|js)$/.test(name)).sort();
+function codeFiles(): string[] {
+  const names = readdirSync(import.meta.dirname)
+    .filter((name) => /\.(ts|mjs|js)$/.test(name))
+    .sort();
   return names.map((name) => path.join(import.meta.dirname, name));
 }
 
-export async function snapshotKey(files: readonly SourceFile[]): Promise<string> {
+// Reads here are synchronous, like the sources' (see readSourceFiles): start-up's asynchronous reads queue.
+
+export function snapshotKey(files: readonly SourceFile[]): string {
   const hash = createHash("sha256").update(cacheFormat);
   const add = (label: string, bytes: Buffer | string) =>
     hash.update(`\u0000${label}\u0000${Buffer.byteLength(bytes)}\u0000`).update(bytes);
-  for (const file of await codeFiles()) add(`code:${path.basename(file)}`, await readFile(file));
+  for (const file of codeFiles()) add(`code:${path.basename(file)}`, readFileSync(file));
   for (const library of libraries) {
     const manifest = path.join(repositoryRoot, "node_modules", library, "package.json");
-    const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version: string };
+    const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
     add(`library:${library}`, version);
   }
   for (const file of files) add(`source:${file.name}`, file.bytes);
@@ -49,10 +54,10 @@ export async function snapshotKey(files: readonly SourceFile[]): Promise<string>
 }
 
 /** The cached subjects when the entry was written for exactly this key; null otherwise (or when unreadable). */
-export async function readCachedSubjects(cachePath: string, key: string): Promise<Subject[] | null> {
+export function readCachedSubjects(cachePath: string, key: string): Subject[] | null {
   let text: string;
   try {
-    text = await readFile(cachePath, "utf8");
+    text = readFileSync(cachePath, "utf8");
   } catch {
     return null;
   }
