@@ -184,7 +184,9 @@ describe("a reader that stops reading a streamed chat", () => {
     expect(progress.heldBack).toBe(true);
     // Ignoring back-pressure, the service would have read all of it (and held it in memory) by now.
     expect(progress.sentBytes).toBeLessThan(progress.totalBytes / 3);
-    expect(residentWhileStalled - residentBefore).toBeLessThan(progress.totalBytes / 2);
+    // Reading the whole reply would add at least its size; what the service holds instead is what was sent plus
+    // its own heap's ups and downs (about 20 MB on a busy machine), so the bound sits between the two.
+    expect(residentWhileStalled - residentBefore).toBeLessThan(progress.totalBytes * 0.75);
 
     const response = parseChunkedResponse(await readToEnd(socket));
     expect(response).toMatchObject({ status: 200, complete: true });
