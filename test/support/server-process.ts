@@ -34,10 +34,16 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns `syllabi serve` with `env` on a free port and waits until /readyz answers 200. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Spawns `syllabi serve` with `env` on a free port and waits until /readyz answers 200. `entry` is the script
+ * node runs: the TypeScript through tsx by default, or a built bundle.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { entry?: string } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["bin/syllabi.js", "serve"], {
+  const child = spawn(process.execPath, [options.entry ?? "bin/syllabi.js", "serve"], {
     cwd: repositoryRoot,
     env: {
       PATH: process.env.PATH ?? "",
