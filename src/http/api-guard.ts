@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { KeyService } from "../keys/key-service.ts";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Authentication, KeyService } from "../keys/key-service.ts";
 import type { KeyPrincipal } from "../keys/key-store.ts";
 import type { Scope } from "../keys/scopes.ts";
-import { rateLimitHeaders, type RateLimits } from "../limits/rate-limits.ts";
+import { rateLimitHeaders, type RateDecision, type RateLimits } from "../limits/rate-limits.ts";
 import { ApiError } from "./errors.ts";
 
 /** Declared on each /api/v1 route: what the guard enforces before the handler runs. */
@@ -39,40 +39,78 @@ function retryAfter(seconds: number): ApiError {
   });
 }
 
+/** What a check decided: the refusal, or null to go on. */
+type Outcome = ApiError | null;
+
 /**
  * The contract's order of checks, before the body is even parsed: authentication (401) → suspended (403) →
  * scope (403) → rate limit (429) → withdrawn (410) → data gate (402). Validation, existence and balance follow
- * in the route.
+ * in the route. A key seen within the key cache's TTL, on in-memory rate limits, is decided without a promise;
+ * only a key lookup or a shared (Redis) limit waits.
  */
 export function registerApiGuard(app: FastifyInstance, dependencies: GuardDependencies): void {
+  const { keys, rateLimits } = dependencies;
   app.decorateRequest("principal", null);
 
-  app.addHook("onRequest", async (request: FastifyRequest, reply) => {
-    const guard = request.routeOptions.config.guard;
-    if (!guard) return;
+  const afterRateLimit = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    guard: ApiRouteGuard,
+    principal: KeyPrincipal,
+    decision: RateDecision,
+  ): Outcome => {
+    reply.headers(rateLimitHeaders(decision.states));
+    if (!decision.allowed) return retryAfter(decision.refusedBy.resetSeconds);
+    if (guard.endpoint && dependencies.isWithdrawn?.(guard.endpoint))
+      return new ApiError("endpoint_withdrawn");
+    if (guard.requiresDataUnlock && !principal.dataUnlocked) return new ApiError("topup_required");
+    request.principal = principal;
+    return null;
+  };
 
-    const authentication = await dependencies.keys.authenticate(request.headers.authorization);
+  const admit = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    guard: ApiRouteGuard,
+    authentication: Authentication,
+  ): Outcome | Promise<Outcome> => {
     if (!authentication.ok) {
-      const decision = await dependencies.rateLimits.consumeForIp(request.ip);
-      if (!decision.allowed) throw retryAfter(decision.refusedBy.resetSeconds);
-      throw new ApiError(authentication.reason);
+      return rateLimits
+        .consumeForIp(request.ip)
+        .then((decision) =>
+          decision.allowed
+            ? new ApiError(authentication.reason)
+            : retryAfter(decision.refusedBy.resetSeconds),
+        );
     }
     const principal = authentication.principal;
-    if (principal.accountStatus !== "active") throw new ApiError("account_suspended");
+    if (principal.accountStatus !== "active") return new ApiError("account_suspended");
     if (!principal.scopes.includes(guard.scope)) {
-      throw new ApiError("insufficient_scope", {
+      return new ApiError("insufficient_scope", {
         message: `This endpoint needs the '${guard.scope}' scope, which this API key does not have.`,
       });
     }
+    const decision = rateLimits.consumeForKeyNow(principal.keyId, guard.ai);
+    if (decision === null) {
+      return rateLimits
+        .consumeForKey(principal.keyId, guard.ai)
+        .then((shared) => afterRateLimit(request, reply, guard, principal, shared));
+    }
+    return afterRateLimit(request, reply, guard, principal, decision);
+  };
 
-    const decision = await dependencies.rateLimits.consumeForKey(principal.keyId, guard.ai);
-    reply.headers(rateLimitHeaders(decision.states));
-    if (!decision.allowed) throw retryAfter(decision.refusedBy.resetSeconds);
-
-    if (guard.endpoint && dependencies.isWithdrawn?.(guard.endpoint))
-      throw new ApiError("endpoint_withdrawn");
-    if (guard.requiresDataUnlock && !principal.dataUnlocked) throw new ApiError("topup_required");
-    request.principal = principal;
+  app.addHook("onRequest", (request, reply, done) => {
+    const guard = request.routeOptions.config.guard;
+    if (!guard) return done();
+    const authorization = request.headers.authorization;
+    const known = keys.authenticateNow(authorization);
+    const outcome = known
+      ? admit(request, reply, guard, known)
+      : keys
+          .authenticate(authorization)
+          .then((authentication) => admit(request, reply, guard, authentication));
+    if (outcome instanceof Promise) outcome.then((refusal) => done(refusal ?? undefined), done);
+    else done(outcome ?? undefined);
   });
 }
 

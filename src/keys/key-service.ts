@@ -17,6 +17,11 @@ interface CachedPrincipal {
 }
 
 const cacheTtlMs = 30_000;
+
+function bearerSecret(authorization: string | undefined): string | null {
+  const match = /^Bearer ([^\s]+)$/.exec(authorization?.trim() ?? "");
+  return match ? match[1]! : null;
+}
 const lastUsedWriteIntervalMs = 60_000;
 
 /**
@@ -45,27 +50,40 @@ export class KeyService {
   }
 
   async authenticate(authorization: string | undefined): Promise<Authentication> {
-    const match = /^Bearer ([^\s]+)$/.exec(authorization?.trim() ?? "");
-    if (!match) return { ok: false, reason: "missing_api_key" };
-    const secret = match[1]!;
+    return this.authenticateNow(authorization) ?? this.lookUp(bearerSecret(authorization)!);
+  }
 
-    const nowMs = this.clock.now().getTime();
+  /**
+   * The outcome when it is known without the store — a missing or malformed key, or one seen within the cache's
+   * TTL — so the per-request guard can decide without a promise; null when the key must be looked up.
+   */
+  authenticateNow(authorization: string | undefined): Authentication | null {
+    const secret = bearerSecret(authorization);
+    if (secret === null) return { ok: false, reason: "missing_api_key" };
     // While the signal channel is down, revocations may go unheard: forget everything cached, so that nothing
     // cached before or during the outage is trusted after it.
     if (!this.bus.healthy()) this.cache.clear();
+    const nowMs = this.clock.now().getTime();
+    const cached = this.cache.get(hash("sha256", secret, "base64"));
+    if (cached && cached.expiresAtMs > nowMs) return this.admit(cached.principal, nowMs);
+    if (inspectKeyShape(secret) !== "well_formed") return { ok: false, reason: "invalid_api_key" };
+    return null;
+  }
+
+  /** A well-formed key not in the cache: by an HMAC of the whole secret, so no secret-dependent comparison here. */
+  private async lookUp(secret: string): Promise<Authentication> {
     const cacheKey = hash("sha256", secret, "base64");
-    const cached = this.cache.get(cacheKey);
-    let principal: KeyPrincipal | null;
-    if (cached && cached.expiresAtMs > nowMs) {
-      principal = cached.principal;
-    } else {
-      if (inspectKeyShape(secret) !== "well_formed") return { ok: false, reason: "invalid_api_key" };
-      // The lookup is by an HMAC of the whole secret: no secret-dependent comparison happens in our code.
-      principal = await this.store.findPrincipal(hashKey(secret, this.pepperKey));
-      if (principal) this.cache.set(cacheKey, { principal, expiresAtMs: nowMs + cacheTtlMs });
-      else this.cache.delete(cacheKey);
+    const principal = await this.store.findPrincipal(hashKey(secret, this.pepperKey));
+    const nowMs = this.clock.now().getTime();
+    if (!principal) {
+      this.cache.delete(cacheKey);
+      return { ok: false, reason: "invalid_api_key" };
     }
-    if (!principal) return { ok: false, reason: "invalid_api_key" };
+    this.cache.set(cacheKey, { principal, expiresAtMs: nowMs + cacheTtlMs });
+    return this.admit(principal, nowMs);
+  }
+
+  private admit(principal: KeyPrincipal, nowMs: number): Authentication {
     if (principal.revoked) return { ok: false, reason: "revoked_api_key" };
     this.noteUse(principal.keyId, nowMs);
     return { ok: true, principal };

@@ -31,6 +31,11 @@ export interface RateLimits {
   readonly backend: "memory" | "redis";
   /** Every authenticated request counts against `general`; AI calls also against `ai`. */
   consumeForKey(keyId: string, ai: boolean): Promise<RateDecision>;
+  /**
+   * consumeForKey without a promise when the counters are in this process (the memory backend), so the per-request
+   * guard can decide synchronously; null when they must be asked for (Redis), and the caller uses consumeForKey.
+   */
+  consumeForKeyNow(keyId: string, ai: boolean): RateDecision | null;
   /** Unauthenticated and failed-auth requests, per client IP. */
   consumeForIp(ip: string): Promise<RateDecision>;
   /** Platform sign-in attempts, per IP and email. */
@@ -79,17 +84,81 @@ async function consumeAll(limiters: Limiter[], key: string): Promise<RateDecisio
 }
 
 /**
+ * Fixed windows kept in this process: per key, how many requests the current window has counted and when it ends.
+ * A window starts at its key's first request, and a request over the limit is still counted, as rate-limiter-flexible
+ * counts them; plain numbers in a map, so a decision needs no promise and next to no allocation.
+ */
+export class MemoryWindows {
+  private readonly windows = new Map<string, { count: number; endsAtMs: number }>();
+  private nextSweepAtMs = 0;
+
+  constructor(
+    readonly name: PolicyName,
+    readonly points: number,
+    readonly windowSeconds: number,
+  ) {}
+
+  consume(key: string, nowMs: number): { ok: boolean; state: PolicyState } {
+    let window = this.windows.get(key);
+    if (window === undefined || window.endsAtMs <= nowMs) {
+      this.sweep(nowMs);
+      window = { count: 0, endsAtMs: nowMs + this.windowSeconds * 1000 };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    return {
+      ok: window.count <= this.points,
+      state: {
+        policy: this.name,
+        limit: this.points,
+        remaining: Math.max(0, this.points - window.count),
+        resetSeconds: Math.max(1, Math.ceil((window.endsAtMs - nowMs) / 1000)),
+        windowSeconds: this.windowSeconds,
+      },
+    };
+  }
+
+  /** Gives back one request: a refusal by a later limit does not count against this one. */
+  reward(key: string): void {
+    const window = this.windows.get(key);
+    if (window !== undefined && window.count > 0) window.count -= 1;
+  }
+
+  /** Forgets ended windows, at most once per window length, so idle keys do not accumulate. */
+  private sweep(nowMs: number): void {
+    if (nowMs < this.nextSweepAtMs) return;
+    this.nextSweepAtMs = nowMs + this.windowSeconds * 1000;
+    for (const [key, window] of this.windows) if (window.endsAtMs <= nowMs) this.windows.delete(key);
+  }
+}
+
+/** Applies in-memory limiters in order, as consumeAll does. */
+function consumeAllNow(limiters: MemoryWindows[], key: string, nowMs: number): RateDecision {
+  const states: PolicyState[] = [];
+  for (let index = 0; index < limiters.length; index += 1) {
+    const outcome = limiters[index]!.consume(key, nowMs);
+    states.push(outcome.state);
+    if (!outcome.ok) {
+      for (let earlier = 0; earlier < index; earlier += 1) limiters[earlier]!.reward(key);
+      return { allowed: false, refusedBy: outcome.state, states };
+    }
+  }
+  return { allowed: true, states };
+}
+
+/**
  * Fixed 60-second windows per key. With Redis, counters live there (atomic Lua increments, one budget for all
  * instances); if Redis fails, each instance falls back to its own memory limiter rather than refusing traffic.
+ * Without Redis, each instance counts in its own memory (MemoryWindows). `nowMs` is the clock (tests move it).
  */
 export function createRateLimits(
   settings: RateLimitSettings,
   redis: { client: Redis; prefix: string } | null,
   onFallback: (error: unknown) => void = () => {},
+  nowMs: () => number = Date.now,
 ): RateLimits {
+  if (!redis) return createMemoryRateLimits(settings, nowMs);
   const make = (name: PolicyName, points: number, windowSeconds: number): Limiter => {
-    const memory = new RateLimiterMemory({ points, duration: windowSeconds, keyPrefix: name });
-    if (!redis) return { name, limiter: memory, points, windowSeconds };
     const insurance = new RateLimiterMemory({
       points,
       duration: windowSeconds,
@@ -118,11 +187,31 @@ export function createRateLimits(
   const login = make("login", settings.loginPerQuarterHour, 900);
 
   return {
-    backend: redis ? "redis" : "memory",
+    backend: "redis",
     settings,
     consumeForKey: (keyId, isAi) => consumeAll(isAi ? [general, ai] : [general], keyId),
+    consumeForKeyNow: () => null,
     consumeForIp: (address) => consumeAll([ip], address),
     consumeLogin: (subject) => consumeAll([login], subject),
+  };
+}
+
+function createMemoryRateLimits(settings: RateLimitSettings, nowMs: () => number): RateLimits {
+  const general = new MemoryWindows("general", settings.generalPerMinute, 60);
+  const ai = new MemoryWindows("ai", settings.aiPerMinute, 60);
+  const ip = new MemoryWindows("ip", settings.ipPerMinute, 60);
+  const login = new MemoryWindows("login", settings.loginPerQuarterHour, 900);
+  const generalOnly = [general];
+  const generalAndAi = [general, ai];
+  const consumeForKeyNow = (keyId: string, isAi: boolean) =>
+    consumeAllNow(isAi ? generalAndAi : generalOnly, keyId, nowMs());
+  return {
+    backend: "memory",
+    settings,
+    consumeForKey: async (keyId, isAi) => consumeForKeyNow(keyId, isAi),
+    consumeForKeyNow,
+    consumeForIp: async (address) => consumeAllNow([ip], address, nowMs()),
+    consumeLogin: async (subject) => consumeAllNow([login], subject, nowMs()),
   };
 }
 
