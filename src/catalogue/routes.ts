@@ -94,7 +94,7 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
 
 /** The prepared bytes, or 304 Not Modified when the client already holds them. */
 function sendPrepared(request: FastifyRequest, reply: FastifyReply, body: PreparedBody): FastifyReply {
-  reply.header("ETag", body.etag);
+  reply.header("etag", body.etag);
   if (matchesEtag(request.headers["if-none-match"], body.etag)) return reply.code(304).send();
   return reply.type("application/json; charset=utf-8").send(body.bytes);
 }

@@ -22,11 +22,14 @@ export function isApiPath(url: string): boolean {
   return url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith(`${apiPrefix}?`);
 }
 
-/** Headers on every /api/v1 response: success, error, 404, 429, preflight and streams alike. */
+/**
+ * Headers on every /api/v1 response: success, error, 404, 429, preflight and streams alike. Names are given in
+ * lower case, as Fastify stores them (and HTTP/1.1 sends them): a mixed-case name is lowered again on every request.
+ */
 export function applyApiHeaders(reply: FastifyReply): void {
-  reply.header("Cache-Control", "private, no-store");
-  reply.header("Access-Control-Allow-Origin", "*");
-  reply.header("Access-Control-Expose-Headers", exposedHeaders);
+  reply.header("cache-control", "private, no-store");
+  reply.header("access-control-allow-origin", "*");
+  reply.header("access-control-expose-headers", exposedHeaders);
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
@@ -118,7 +121,7 @@ export function answerUnroutable(error: FastifyError, request: FastifyRequest, r
 export function registerApiConventions(app: FastifyInstance): void {
   // Plain callbacks rather than async functions where nothing is awaited: no promise per request.
   app.addHook("onRequest", (request, reply, done) => {
-    reply.header("Request-Id", request.id);
+    reply.header("request-id", request.id);
     if (isApiPath(request.url)) applyApiHeaders(reply);
     done();
   });

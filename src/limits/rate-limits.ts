@@ -215,7 +215,10 @@ function createMemoryRateLimits(settings: RateLimitSettings, nowMs: () => number
   };
 }
 
-/** The IETF httpapi draft fields plus the widely used RateLimit-* trio, for the tightest applicable limit. */
+/**
+ * The IETF httpapi draft fields plus the widely used RateLimit-* trio, for the tightest applicable limit. Names in
+ * lower case, as Fastify stores them, so they are not lowered again on every request.
+ */
 export function rateLimitHeaders(states: PolicyState[]): Record<string, string> {
   if (states.length === 0) return {};
   const tightest = states.reduce((best, state) =>
@@ -225,12 +228,12 @@ export function rateLimitHeaders(states: PolicyState[]): Record<string, string> 
       : best,
   );
   return {
-    "RateLimit-Policy": states
+    "ratelimit-policy": states
       .map((state) => `"${state.policy}";q=${state.limit};w=${state.windowSeconds}`)
       .join(", "),
-    RateLimit: `"${tightest.policy}";r=${tightest.remaining};t=${tightest.resetSeconds}`,
-    "RateLimit-Limit": String(tightest.limit),
-    "RateLimit-Remaining": String(tightest.remaining),
-    "RateLimit-Reset": String(tightest.resetSeconds),
+    ratelimit: `"${tightest.policy}";r=${tightest.remaining};t=${tightest.resetSeconds}`,
+    "ratelimit-limit": String(tightest.limit),
+    "ratelimit-remaining": String(tightest.remaining),
+    "ratelimit-reset": String(tightest.resetSeconds),
   };
 }
