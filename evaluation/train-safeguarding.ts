@@ -52,11 +52,20 @@ export function trainingDataHash(cases: readonly LabelledCase[]): string {
   return hash.digest("hex");
 }
 
+/** Features per case, kept so cross-validation extracts each case's features once rather than once per fold. */
+const featureCache = new WeakMap<LabelledCase, string[]>();
+
+function cachedFeaturesOf(item: LabelledCase): string[] {
+  let features = featureCache.get(item);
+  if (!features) featureCache.set(item, (features = featuresOf(classifierInput(conversationOf(item)))));
+  return features;
+}
+
 export function examplesOf(cases: readonly LabelledCase[]): Example[] {
   return cases.map((item) => {
     const category = item.expected.category ?? noConcern;
     return {
-      features: featuresOf(classifierInput(conversationOf(item))),
+      features: cachedFeaturesOf(item),
       label: classifierClasses.indexOf(category as (typeof classifierClasses)[number]),
       high: item.expected.category === null ? null : item.expected.severity === "high" ? 1 : 0,
     };
@@ -78,12 +87,31 @@ export function train(
   { epochs, learningRate, l2 }: TrainingSettings = trainingSettings,
 ): Omit<ClassifierModel, "trainedOn" | "threshold" | "highThreshold"> {
   const classCount = classifierClasses.length;
-  const weights = new Map<string, Float64Array>();
-  const severityWeights = new Map<string, number>();
+  // Features are interned to dense ids once, so each step works on typed arrays rather than string-keyed maps.
+  const idOf = new Map<string, number>();
+  const encoded = examples.map((example) => {
+    const ids: number[] = [];
+    for (const feature of example.features) {
+      if (!vocabulary.has(feature)) continue;
+      let id = idOf.get(feature);
+      if (id === undefined) idOf.set(feature, (id = idOf.size));
+      ids.push(id);
+    }
+    return Int32Array.from(ids);
+  });
+  const featureCount = idOf.size;
+  const weights = new Float64Array(featureCount * classCount);
+  const severityWeights = new Float64Array(featureCount);
+  /** The order features were first updated in, which is the order they are written out in. */
+  const touched = new Uint8Array(featureCount);
+  const touchOrder: number[] = [];
+  const severityTouched = new Uint8Array(featureCount);
+  const severityTouchOrder: number[] = [];
   const bias = new Float64Array(classCount);
   let severityBias = 0;
   const random = seededRandom(20261122);
   const order = examples.map((_, index) => index);
+  const scores = new Array<number>(classCount);
 
   for (let epoch = 0; epoch < epochs; epoch += 1) {
     for (let index = order.length - 1; index > 0; index -= 1) {
@@ -91,68 +119,73 @@ export function train(
       [order[index], order[swap]] = [order[swap]!, order[index]!];
     }
     const rate = learningRate / (1 + epoch * 0.1);
+    const decay = 1 - rate * l2;
     for (const exampleIndex of order) {
       const example = examples[exampleIndex]!;
-      const features = example.features.filter((feature) => vocabulary.has(feature));
-      const scores = [...bias];
+      const features = encoded[exampleIndex]!;
+      for (let classIndex = 0; classIndex < classCount; classIndex += 1)
+        scores[classIndex] = bias[classIndex]!;
       let severityScore = severityBias;
       for (const feature of features) {
-        const row = weights.get(feature);
-        if (row)
-          for (let classIndex = 0; classIndex < classCount; classIndex += 1)
-            scores[classIndex]! += row[classIndex]!;
-        severityScore += severityWeights.get(feature) ?? 0;
+        const row = feature * classCount;
+        for (let classIndex = 0; classIndex < classCount; classIndex += 1)
+          scores[classIndex]! += weights[row + classIndex]!;
+        severityScore += severityWeights[feature]!;
       }
       const probabilities = softmax(scores);
       const high = sigmoid(severityScore);
+      for (const feature of features) {
+        if (touched[feature] === 0) {
+          touched[feature] = 1;
+          touchOrder.push(feature);
+        }
+      }
       for (let classIndex = 0; classIndex < classCount; classIndex += 1) {
         const gradient = probabilities[classIndex]! - (classIndex === example.label ? 1 : 0);
         bias[classIndex]! -= rate * gradient;
         for (const feature of features) {
-          let row = weights.get(feature);
-          if (!row) weights.set(feature, (row = new Float64Array(classCount)));
-          row[classIndex] = row[classIndex]! * (1 - rate * l2) - rate * gradient;
+          const at = feature * classCount + classIndex;
+          weights[at] = weights[at]! * decay - rate * gradient;
         }
       }
       if (example.high !== null) {
         const gradient = high - example.high;
         severityBias -= rate * gradient;
         for (const feature of features) {
-          severityWeights.set(
-            feature,
-            (severityWeights.get(feature) ?? 0) * (1 - rate * l2) - rate * gradient,
-          );
+          if (severityTouched[feature] === 0) {
+            severityTouched[feature] = 1;
+            severityTouchOrder.push(feature);
+          }
+          severityWeights[feature] = severityWeights[feature]! * decay - rate * gradient;
         }
       }
     }
   }
+  const nameOf = [...idOf.keys()];
+  const sparseWeights: Record<string, [number, number][]> = {};
+  for (const feature of touchOrder) {
+    const entries: [number, number][] = [];
+    for (let classIndex = 0; classIndex < classCount; classIndex += 1) {
+      const weight = weights[feature * classCount + classIndex]!;
+      if (Math.abs(weight) >= 0.01) entries.push([classIndex, round(weight)]);
+    }
+    if (entries.length > 0) sparseWeights[nameOf[feature]!] = entries;
+  }
   return {
     classes: classifierClasses,
     bias: [...bias].map(round),
-    weights: sparse(weights),
+    weights: sparseWeights,
     severityBias: round(severityBias),
     severityWeights: Object.fromEntries(
-      [...severityWeights]
-        .filter(([, weight]) => Math.abs(weight) >= 0.01)
-        .map(([feature, weight]) => [feature, round(weight)]),
+      severityTouchOrder
+        .filter((feature) => Math.abs(severityWeights[feature]!) >= 0.01)
+        .map((feature) => [nameOf[feature]!, round(severityWeights[feature]!)]),
     ),
   };
 }
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
-}
-
-function sparse(weights: Map<string, Float64Array>): Record<string, [number, number][]> {
-  const result: Record<string, [number, number][]> = {};
-  for (const [feature, row] of weights) {
-    const entries: [number, number][] = [];
-    row.forEach((weight, classIndex) => {
-      if (Math.abs(weight) >= 0.01) entries.push([classIndex, round(weight)]);
-    });
-    if (entries.length > 0) result[feature] = entries;
-  }
-  return result;
 }
 
 export function vocabularyOf(examples: readonly Example[]): Set<string> {
