@@ -88,15 +88,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   app.addHook("onResponse", (request, reply, done) => {
     const statusCode = reply.statusCode;
     const responseTimeMs = reply.elapsedTime;
+    const method = request.method;
     const level =
       statusCode >= 500 ? "error" : statusCode >= 400 || responseTimeMs >= slowRequestMs ? "info" : "debug";
-    request.log[level](
-      { method: request.method, url: request.url, statusCode, responseTimeMs },
-      "request completed",
-    );
-    const route = request.routeOptions.url ?? "unmatched";
-    metrics.requests.inc({ method: request.method, route, status: String(statusCode) });
-    metrics.requestDuration.observe({ method: request.method, route }, responseTimeMs / 1000);
+    request.log[level]({ method, url: request.url, statusCode, responseTimeMs }, "request completed");
+    metrics.http.observe(method, request.routeOptions.url ?? "unmatched", statusCode, responseTimeMs / 1000);
     done();
   });
 
@@ -127,7 +123,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     if (!token || request.headers.authorization !== `Bearer ${token}`) {
       return reply.code(token ? 401 : 404).send({ error: token ? "unauthenticated" : "not_found" });
     }
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    return reply.type(metrics.registry.contentType).send(await metrics.exposition());
   });
 
   // The platform is for browsers with sessions: cookies and CSRF apply, CORS never does. Cookies are parsed and

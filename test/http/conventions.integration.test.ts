@@ -151,4 +151,38 @@ describe("operations", () => {
   it("hides metrics unless a token is configured", async () => {
     expect((await fetch(`${app.baseUrl}/metrics`)).status).toBe(404);
   });
+
+  it("counts requests by route pattern and status, with their durations, behind the token", async () => {
+    const measured = await startTestApp({ METRICS_TOKEN: "a-metrics-token-for-tests" });
+    try {
+      const measuredKey = (await createDeveloper(measured, { unlocked: true })).key;
+      const headers = { authorization: `Bearer ${measuredKey}` };
+      for (let call = 0; call < 3; call += 1) await fetch(`${measured.baseUrl}/api/v1/subjects`, { headers });
+      await fetch(`${measured.baseUrl}/api/v1/subjects/no-such-subject/tree`, { headers });
+      await fetch(`${measured.baseUrl}/api/v1/no-such-path`, { headers });
+      expect((await fetch(`${measured.baseUrl}/metrics`)).status).toBe(401);
+      const response = await fetch(`${measured.baseUrl}/metrics`, {
+        headers: { authorization: "Bearer a-metrics-token-for-tests" },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toContain("text/plain");
+      const text = await response.text();
+      expect(text).toContain("process_cpu_user_seconds_total");
+      expect(text).toContain(
+        'syllabi_http_requests_total{method="GET",route="/api/v1/subjects",status="200"} 3',
+      );
+      expect(text).toContain(
+        'syllabi_http_requests_total{method="GET",route="/api/v1/subjects/:subjectId/tree",status="404"} 1',
+      );
+      expect(text).toContain('syllabi_http_requests_total{method="GET",route="unmatched",status="404"} 1');
+      expect(text).toContain(
+        'syllabi_http_request_duration_seconds_count{method="GET",route="/api/v1/subjects"} 3',
+      );
+      expect(text).toContain(
+        'syllabi_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/subjects"} 3',
+      );
+    } finally {
+      await measured.close();
+    }
+  });
 });
