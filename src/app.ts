@@ -18,6 +18,7 @@ import { newId } from "./shared/ids.ts";
 import { zodCompilersFactory } from "./http/validation.ts";
 import type { KeyService } from "./keys/key-service.ts";
 import type { RateLimits } from "./limits/rate-limits.ts";
+import { lazyRequestLogger } from "./observability/logger.ts";
 import type { Metrics } from "./observability/metrics.ts";
 import { registerAccountRoutes } from "./platform/account-routes.ts";
 import { registerCsrf } from "./platform/csrf.ts";
@@ -56,6 +57,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     return503OnClosing: true,
     // One line per request (below) instead of Fastify's two: logging is a visible share of a data request's cost.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     forceCloseConnections: "idle",
     clientErrorHandler: answerClientError,
     frameworkErrors: answerUnroutable,
