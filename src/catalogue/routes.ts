@@ -92,7 +92,10 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
-/** The prepared bytes, or 304 Not Modified when the client already holds them. */
+/**
+ * The prepared bytes, or 304 Not Modified when the client already holds them. The handlers that call it are plain
+ * functions, not async ones: nothing is awaited, and a promise per request is work for nothing.
+ */
 function sendPrepared(request: FastifyRequest, reply: FastifyReply, body: PreparedBody): FastifyReply {
   reply.header("etag", body.etag);
   if (matchesEtag(request.headers["if-none-match"], body.etag)) return reply.code(304).send();
@@ -139,12 +142,13 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
         querystring: z.object({ qualification: qualificationParam, examBoard: examBoardParam }),
       },
     },
-    async (request, reply) =>
+    (request, reply) => {
       sendPrepared(
         request,
         reply,
         subjectListJson(`${request.query.qualification ?? ""}|${request.query.examBoard ?? ""}`)!,
-      ),
+      );
+    },
   );
 
   routes.get(
@@ -158,10 +162,10 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
         params: z.object({ subjectId: z.string().max(200) }),
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const json = treeJson(request.params.subjectId);
       if (!json) throw new ApiError("subject_not_found", { param: "subjectId" });
-      return sendPrepared(request, reply, json);
+      sendPrepared(request, reply, json);
     },
   );
 
@@ -211,10 +215,10 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
         params: z.object({ subtopicId: z.string().max(300) }),
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const json = specPointsJson(request.params.subtopicId);
       if (!json) throw new ApiError("subtopic_not_found", { param: "subtopicId" });
-      return sendPrepared(request, reply, json);
+      sendPrepared(request, reply, json);
     },
   );
 }

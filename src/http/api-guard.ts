@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import type { Authentication, KeyService } from "../keys/key-service.ts";
 import type { KeyPrincipal } from "../keys/key-store.ts";
 import type { Scope } from "../keys/scopes.ts";
@@ -99,18 +99,27 @@ export function registerApiGuard(app: FastifyInstance, dependencies: GuardDepend
     return afterRateLimit(request, reply, guard, principal, decision);
   };
 
-  app.addHook("onRequest", (request, reply, done) => {
-    const guard = request.routeOptions.config.guard;
-    if (!guard) return done();
-    const authorization = request.headers.authorization;
-    const known = keys.authenticateNow(authorization);
-    const outcome = known
-      ? admit(request, reply, guard, known)
-      : keys
-          .authenticate(authorization)
-          .then((authentication) => admit(request, reply, guard, authentication));
-    if (outcome instanceof Promise) outcome.then((refusal) => done(refusal ?? undefined), done);
-    else done(outcome ?? undefined);
+  const guardHook =
+    (guard: ApiRouteGuard): onRequestHookHandler =>
+    (request, reply, done) => {
+      const authorization = request.headers.authorization;
+      const known = keys.authenticateNow(authorization);
+      const outcome = known
+        ? admit(request, reply, guard, known)
+        : keys
+            .authenticate(authorization)
+            .then((authentication) => admit(request, reply, guard, authentication));
+      if (outcome instanceof Promise) outcome.then((refusal) => done(refusal ?? undefined), done);
+      else done(outcome ?? undefined);
+    };
+
+  // Attached to the guarded routes only, with their guard at hand: no hook on other routes, and no look-up of the
+  // route's options (which Fastify builds afresh on each read) per request.
+  app.addHook("onRoute", (route) => {
+    const guard = route.config?.guard;
+    if (!guard) return;
+    const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [...existing, guardHook(guard)];
   });
 }
 

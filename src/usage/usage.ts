@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, onResponseHookHandler } from "fastify";
 import type { Clock } from "../shared/ids.ts";
 import type { Database } from "../storage/database.ts";
 import { usageDaily, usageRollupCycles } from "../storage/schema.ts";
@@ -199,16 +199,24 @@ export class UsageService {
   }
 }
 
-/** Records every authenticated /api/v1 call once its response is sent (kind and time only). */
+/**
+ * Records every authenticated /api/v1 call once its response is sent (kind and time only). Call before the routes
+ * are registered: the hook is attached to the metered routes only, with their kind decided once.
+ */
 export function registerUsageRecording(app: FastifyInstance, usage: UsageService): void {
-  // A plain callback rather than an async function: no promise per request for a synchronous count.
-  app.addHook("onResponse", (request, _reply, done) => {
-    const principal = request.principal;
-    if (principal) {
-      const kind = usageKindForRoute(request.routeOptions.url);
-      if (kind) usage.record(principal.accountId, kind);
-    }
-    done();
+  const recordAs =
+    (kind: UsageKind): onResponseHookHandler =>
+    // A plain callback rather than an async function: no promise per request for a synchronous count.
+    (request, _reply, done) => {
+      const principal = request.principal;
+      if (principal) usage.record(principal.accountId, kind);
+      done();
+    };
+  app.addHook("onRoute", (route) => {
+    const kind = usageKindForRoute(route.url);
+    if (!kind) return;
+    const existing = route.onResponse === undefined ? [] : [route.onResponse].flat();
+    route.onResponse = [...existing, recordAs(kind)];
   });
   const flush = () =>
     usage.flush().catch((error: unknown) => {
