@@ -50,10 +50,10 @@ function genieOf(tutor: TutorSelection): { shortName?: string; name: string; cus
 /**
  * One chat turn as a stream of wire events. The safety and policy checks come first (pure, well under a
  * millisecond). The price is reserved before any event is produced, so 402 is an ordinary error; on the tutoring
- * path the model is asked at the same time, so the reservation's round trip overlaps the provider's time to first
- * token instead of adding to it (a refused reservation cancels the model call before anything is sent). The first
- * event is yielded only once the engine has produced its first part, so a provider failure before that is an
- * ordinary 503. Whatever ends the stream early — a refusal, a safeguarding reply, an error, the client going
+ * path the model is asked first and the price reserved while the provider works, so the reservation overlaps the
+ * provider's time to first token instead of adding to it (a refused reservation cancels the model call before
+ * anything is sent). The first event is yielded only once the engine has produced its first part, so a provider
+ * failure before that is an ordinary 503. Whatever ends the stream early — a refusal, a safeguarding reply, an error, the client going
  * away — returns the reservation.
  */
 export async function startChatTurn(
@@ -124,21 +124,28 @@ export async function startChatTurn(
   turn.signal.addEventListener("abort", () => controller.abort(turn.signal.reason), { once: true });
   const replyRequest = { messages: turn.messages, tutor, teachingStyle: turn.teachingStyle, context };
   const accountId = turn.principal.accountId;
-  const reserving = reserveOrRefuse(charging, turn).then(
-    (reservation) => {
-      recentlyShort.delete(accountId);
-      return reservation;
-    },
-    (error: unknown) => {
-      if (error instanceof ApiError && error.code === "insufficient_balance") recentlyShort.add(accountId);
-      throw error;
-    },
-  );
+  const reserve = () =>
+    reserveOrRefuse(charging, turn).then(
+      (reservation) => {
+        recentlyShort.delete(accountId);
+        return reservation;
+      },
+      (error: unknown) => {
+        if (error instanceof ApiError && error.code === "insufficient_balance") recentlyShort.add(accountId);
+        throw error;
+      },
+    );
   // An account refused for balance last time waits for its reservation before the provider is asked for a reply
   // that would most likely never be paid for.
-  if (recentlyShort.has(accountId)) await reserving;
+  let reserving = recentlyShort.has(accountId) ? reserve() : null;
+  if (reserving) await reserving;
   const parts = dependencies.engine.streamReply(replyRequest, controller.signal)[Symbol.asyncIterator]();
   const firstPart = parts.next();
+  // Awaited below, after the reservation; until then a provider failing at once must not count as unhandled.
+  firstPart.catch(() => {});
+  // On PGlite the reservation's statements run on this thread: started in this turn of the event loop, they would
+  // run before the provider's request is written. Started on the next turn, they run while the provider works.
+  reserving ??= nextTurn().then(reserve);
 
   let reservation: Reservation;
   try {
@@ -146,7 +153,6 @@ export async function startChatTurn(
   } catch (error) {
     // No reservation (402, or storage down): cancel the model call; nothing is streamed and nothing is charged.
     controller.abort();
-    firstPart.catch(() => {});
     await parts.return?.().catch(() => {});
     throw error;
   }
@@ -230,4 +236,9 @@ export async function startChatTurn(
       await parts.return?.().catch(() => {});
     }
   })();
+}
+
+/** Resolves on the event loop's next turn, once the work this turn started (such as writing a request) has run. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
