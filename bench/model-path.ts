@@ -8,7 +8,8 @@ import { median, type BenchRow } from "./report.ts";
  * stand-in (the baseline), and through `POST /genies/{shortName}/chat` on the service configured to use it. The
  * service checks its output sentence by sentence before a delta leaves, so its first delta is compared with the
  * stand-in's whole (short) reply: what remains is key check, limits, safeguarding, retrieval, prompt building,
- * the AI SDK and the NDJSON encoding.
+ * the price's reservation (which must confirm before the first delta; on PGlite it runs on the request thread, so
+ * it overlaps only the stand-in's own time), the AI SDK and the NDJSON encoding.
  */
 const reply =
   "Diffusion is the net movement of particles from high to low concentration. It needs no energy.";
