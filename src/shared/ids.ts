@@ -35,17 +35,20 @@ export type IdPrefix =
 const idPool = { bytes: Buffer.alloc(0), offset: 0 };
 const idPoolBytes = 4096;
 
+const base62CharCodes = Array.from(base62Alphabet, (character) => character.charCodeAt(0));
+
+/** The characters' codes are gathered first and made into one string: appending them one by one made twenty. */
 function pooledBase62(length: number): string {
-  let out = "";
-  while (out.length < length) {
+  const codes: number[] = [];
+  while (codes.length < length) {
     if (idPool.offset >= idPool.bytes.length) {
       idPool.bytes = randomBytes(idPoolBytes);
       idPool.offset = 0;
     }
     const byte = idPool.bytes[idPool.offset++]!;
-    if (byte < 248) out += base62Alphabet[byte % 62];
+    if (byte < 248) codes.push(base62CharCodes[byte % 62]!);
   }
-  return out;
+  return String.fromCharCode(...codes);
 }
 
 /** A prefixed, sortable-enough, unguessable id such as `acct_3fK9…`. */
