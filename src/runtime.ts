@@ -40,6 +40,7 @@ import {
   type SignalBus,
 } from "./signals/signal-bus.ts";
 import { openStorage, type Storage } from "./storage/database.ts";
+import type { EarlyPglite } from "./storage/pglite-opening.ts";
 
 const developmentPepper = "syllabi-development-pepper-never-use-in-production";
 
@@ -73,6 +74,8 @@ export interface RuntimeOptions {
   catalogue?: CatalogueSnapshot;
   /** PGlite in memory instead of DATA_DIR (tests). */
   inMemoryDatabase?: boolean;
+  /** PGlite already opening (started by the entry point); adopted when it is on DATA_DIR. */
+  earlyPglite?: EarlyPglite | null;
 }
 
 /** Builds every collaborator from typed config: the only place that chooses implementations. */
@@ -81,15 +84,26 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const logger = pino(loggerOptions(config.LOG_LEVEL));
   const pepper = config.KEY_PEPPER ?? developmentPepper;
 
-  const storage = await openStorage(
+  const dataDir = options.inMemoryDatabase ? null : path.resolve(config.DATA_DIR);
+  const opening = openStorage(
     config.DATABASE_URL
       ? { driver: "postgres", url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
-      : { driver: "pglite", dataDir: options.inMemoryDatabase ? null : path.resolve(config.DATA_DIR) },
+      : { driver: "pglite", dataDir, opening: dataDir ? options.earlyPglite?.adopt(dataDir) : undefined },
   );
+  // Awaited below, once the catalogue is loaded; marked handled so a failure meanwhile is not an unhandled rejection.
+  opening.catch(() => {});
+  // The catalogue is read while the database opens: PGlite spends part of its opening on other threads and files.
+  let catalogue: CatalogueSnapshot;
+  try {
+    catalogue = options.catalogue ?? (await loadCatalogue());
+  } catch (error) {
+    await opening.then((storage) => storage.close()).catch(() => {});
+    throw error;
+  }
+  const storage = await opening;
   const closers: (() => Promise<unknown>)[] = [() => storage.close()];
   try {
     await storage.migrate();
-    const catalogue = options.catalogue ?? (await loadCatalogue());
 
     let redis: Redis | null = null;
     let bus: SignalBus;
@@ -136,8 +150,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     await withdrawals.start();
     closers.unshift(async () => withdrawals.stop());
     const metrics = createMetrics();
+    // Its launch prices are seeded by createBillingRuntime, below.
     const priceBook = new PriceBook(storage.db);
-    await priceBook.seedLaunchPrices();
     const ledger = new Ledger(storage.db, clock);
 
     const modelSetup = createModelSetup({

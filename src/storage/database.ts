@@ -1,12 +1,11 @@
 import path from "node:path";
-import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type pg from "pg";
-import { templateFor } from "./pglite-template.ts";
+import { openPgliteOn } from "./pglite-opening.ts";
 import * as schema from "./schema.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -24,7 +23,13 @@ export interface Storage {
 }
 
 export type StorageOptions =
-  { driver: "pglite"; dataDir: string | null } | { driver: "postgres"; url: string; poolSize: number };
+  | {
+      driver: "pglite";
+      dataDir: string | null;
+      /** The client already opening on dataDir (see EarlyPglite), adopted instead of opening another. */
+      opening?: Promise<PGlite> | undefined;
+    }
+  | { driver: "postgres"; url: string; poolSize: number };
 
 export const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
 
@@ -65,13 +70,11 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (options.driver === "pglite") {
     let client: PGlite;
     if (options.dataDir) {
-      const template = await templateFor(options.dataDir);
-      await mkdir(options.dataDir, { recursive: true });
-      client = new PGlite(options.dataDir, template ? { loadDataDir: template } : {});
+      client = await (options.opening ?? openPgliteOn(options.dataDir));
     } else {
       client = new PGlite();
+      await client.waitReady;
     }
-    await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     return {
       driver: "pglite",

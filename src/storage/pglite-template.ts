@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
@@ -10,7 +10,7 @@ import type { PGlite } from "@electric-sql/pglite";
  * loads it (later migrations still apply as usual). Without the dump everything still works, only more slowly.
  */
 const pgliteVersion = JSON.parse(
-  await readFile(
+  readFileSync(
     path.resolve(import.meta.dirname, "../../node_modules/@electric-sql/pglite/package.json"),
     "utf8",
   ),
