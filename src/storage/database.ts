@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
@@ -63,6 +64,29 @@ export function isStorageUnavailable(error: unknown): boolean {
   }
   return false;
 }
+/**
+ * Whether every migration in the folder is already applied, in one query: drizzle's own test (the newest row of its
+ * migrations table against each migration's time in the journal), without the two CREATE ... IF NOT EXISTS and the
+ * empty transaction it runs to find nothing to do. Migrations only ever move forward, so a database that passes
+ * needs no lock either; any other answer (the table not there yet included) goes through drizzle's migrator.
+ */
+async function allMigrationsApplied(
+  query: (text: string) => Promise<{ rows: { created_at?: unknown }[] }>,
+): Promise<boolean> {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+    entries: { when: number }[];
+  };
+  const newest = Math.max(...journal.entries.map((entry) => entry.when));
+  try {
+    const { rows } = await query(
+      'select created_at from "drizzle"."__drizzle_migrations" order by created_at desc limit 1',
+    );
+    return rows.length > 0 && Number(rows[0]!.created_at) >= newest;
+  } catch {
+    return false;
+  }
+}
+
 /** Any constant shared by every instance; serialises concurrent migrations. */
 const migrationLockId = 7_401_553_201;
 
@@ -80,7 +104,10 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       driver: "pglite",
       db,
       pool: null,
-      migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+      migrate: async () => {
+        if (await allMigrationsApplied((text) => client.query(text))) return;
+        await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+      },
       ping: async () => {
         await client.query("select 1");
       },
@@ -109,6 +136,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     db,
     pool,
     migrate: async () => {
+      if (await allMigrationsApplied((text) => pool.query(text))) return;
       const client = await pool.connect();
       try {
         await client.query("select pg_advisory_lock($1)", [migrationLockId]);
