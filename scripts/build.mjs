@@ -9,12 +9,12 @@
 // Dependencies are bundled too: loading a few hundred package files one by one was most of start-up's module
 // loading (each asynchronous read waits its turn in libuv's threads while PGlite reads its own files). These stay
 // outside the bundle:
-// - packages that read their own files from beside their code (PGlite's WebAssembly and data, the docs UI's and
-//   the static server's assets, the OpenAPI plugin's package.json);
+// - PGlite, which reads its WebAssembly and data from beside its code;
 // - clients that only some configurations use, imported when needed (node-postgres, ioredis, Stripe, nodemailer)
 //   or only when the catalogue must be compiled (js-yaml), so that a start without them never parses them;
 // - Fastify's default schema compilers, which it never loads here.
 import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { argv } from "node:process";
 import { build } from "esbuild";
 
@@ -22,9 +22,6 @@ const outfile = argv[2] ?? "dist/bundle/cli.mjs";
 
 const external = [
   "@electric-sql/pglite",
-  "@fastify/swagger",
-  "@fastify/swagger-ui",
-  "@fastify/static",
   "pg",
   "drizzle-orm/node-postgres",
   "drizzle-orm/node-postgres/migrator",
@@ -39,6 +36,29 @@ const external = [
   "@fastify/fast-json-stringify-compiler",
 ];
 
+// The OpenAPI plugin and the docs UI find their own files (package.json, the UI's assets) from __dirname, which an
+// ES module has not: each of their files that uses it is given the path its file has in node_modules, as seen from
+// the bundle two levels below the repository root. Loaded from node_modules instead, they and their dependencies
+// (yaml, the static server's glob and send) were some 170 ms of start-up CPU reading and compiling files one by one.
+const repositoryRoot = path.resolve(import.meta.dirname, "..");
+const ownDirectoryForBundledPackages = {
+  name: "own-directory-for-bundled-packages",
+  setup(packageBuild) {
+    packageBuild.onLoad(
+      { filter: /[\\/]node_modules[\\/]@fastify[\\/]swagger(-ui)?[\\/].*\.js$/ },
+      async (args) => {
+        const contents = await readFile(args.path, "utf8");
+        if (!contents.includes("__dirname")) return undefined;
+        const directory = path.relative(repositoryRoot, path.dirname(args.path)).split(path.sep).join("/");
+        return {
+          contents: `var __dirname = require("node:path").resolve(syllabiBundleDirectory, "../..", ${JSON.stringify(directory)});\n${contents}`,
+          loader: "js",
+        };
+      },
+    );
+  },
+};
+
 const shared = {
   bundle: true,
   platform: "node",
@@ -48,7 +68,7 @@ const shared = {
   external,
   // Bundled CommonJS packages call require() for Node's own modules; an ES module has none unless it makes one.
   banner: {
-    js: "import { createRequire as syllabiCreateRequire } from 'node:module'; const require = syllabiCreateRequire(import.meta.url);",
+    js: "import { createRequire as syllabiCreateRequire } from 'node:module'; const require = syllabiCreateRequire(import.meta.url); const syllabiBundleDirectory = import.meta.dirname;",
   },
   logLevel: "warning",
 };
@@ -72,5 +92,6 @@ await Promise.all([
     ...shared,
     entryPoints: ["src/cli-commands.ts"],
     outfile: path.join(path.dirname(outfile), commandsFile),
+    plugins: [ownDirectoryForBundledPackages],
   }),
 ]);
