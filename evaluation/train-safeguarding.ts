@@ -33,10 +33,16 @@ export interface TrainingSettings {
   learningRate: number;
   l2: number;
 }
-export const trainingSettings: TrainingSettings = { epochs: 12, learningRate: 0.2, l2: 1e-3 };
+export const trainingSettings: TrainingSettings = { epochs: 12, learningRate: 0.2, l2: 3e-3 };
 const minFeatureCount = 2;
 /** Probability of high severity from which the classifier calls a concern high (see ClassifierModel). */
 const highThreshold = 0.3;
+/**
+ * Alarm probability, and chance of any concern, from which the classifier calls a high-severity concern below its
+ * threshold (see ClassifierModel). Chosen by leaving files out in turn (sweeps over 0.4–0.85 and 0–0.9, with l2 1e-3 and 3e-3).
+ */
+const alarmThreshold = 0.4;
+const alarmMinConcern = 0.3;
 /** The largest share of hard negatives the chosen threshold may flag in cross-validation. */
 const maxFalsePositiveRate = 0.04;
 
@@ -85,7 +91,7 @@ export function train(
   examples: readonly Example[],
   vocabulary: ReadonlySet<string>,
   { epochs, learningRate, l2 }: TrainingSettings = trainingSettings,
-): Omit<ClassifierModel, "trainedOn" | "threshold" | "highThreshold"> {
+): Omit<ClassifierModel, "trainedOn" | "threshold" | "highThreshold" | "alarmThreshold" | "alarmMinConcern"> {
   const classCount = classifierClasses.length;
   // Features are interned to dense ids once, so each step works on typed arrays rather than string-keyed maps.
   const idOf = new Map<string, number>();
@@ -107,8 +113,10 @@ export function train(
   const touchOrder: number[] = [];
   const severityTouched = new Uint8Array(featureCount);
   const severityTouchOrder: number[] = [];
+  const alarmWeights = new Float64Array(featureCount);
   const bias = new Float64Array(classCount);
   let severityBias = 0;
+  let alarmBias = 0;
   const random = seededRandom(20261122);
   const order = examples.map((_, index) => index);
   const scores = new Array<number>(classCount);
@@ -126,14 +134,20 @@ export function train(
       for (let classIndex = 0; classIndex < classCount; classIndex += 1)
         scores[classIndex] = bias[classIndex]!;
       let severityScore = severityBias;
+      let alarmScore = alarmBias;
       for (const feature of features) {
         const row = feature * classCount;
         for (let classIndex = 0; classIndex < classCount; classIndex += 1)
           scores[classIndex]! += weights[row + classIndex]!;
         severityScore += severityWeights[feature]!;
+        alarmScore += alarmWeights[feature]!;
       }
       const probabilities = softmax(scores);
       const high = sigmoid(severityScore);
+      const alarmGradient = sigmoid(alarmScore) - (example.high === 1 ? 1 : 0);
+      alarmBias -= rate * alarmGradient;
+      for (const feature of features)
+        alarmWeights[feature] = alarmWeights[feature]! * decay - rate * alarmGradient;
       for (const feature of features) {
         if (touched[feature] === 0) {
           touched[feature] = 1;
@@ -176,6 +190,12 @@ export function train(
     bias: [...bias].map(round),
     weights: sparseWeights,
     severityBias: round(severityBias),
+    alarmBias: round(alarmBias),
+    alarmWeights: Object.fromEntries(
+      touchOrder
+        .filter((feature) => Math.abs(alarmWeights[feature]!) >= 0.01)
+        .map((feature) => [nameOf[feature]!, round(alarmWeights[feature]!)]),
+    ),
     severityWeights: Object.fromEntries(
       severityTouchOrder
         .filter((feature) => Math.abs(severityWeights[feature]!) >= 0.01)
@@ -203,7 +223,7 @@ function chooseThreshold(examples: readonly Example[]): number {
     const trainingSet = examples.filter((_, index) => index % folds !== fold);
     const testSet = examples.filter((_, index) => index % folds === fold);
     const vocabulary = vocabularyOf(trainingSet);
-    const model = { ...train(trainingSet, vocabulary), trainedOn: "", threshold: 0, highThreshold: 0.5 };
+    const model = train(trainingSet, vocabulary);
     for (const example of testSet) {
       const { probabilities } = score(model, example.features);
       let predicted = 1;
@@ -244,7 +264,14 @@ export async function trainSafeguardingClassifier(): Promise<ClassifierModel> {
   const examples = examplesOf(cases);
   const threshold = chooseThreshold(examples);
   const trained = train(examples, vocabularyOf(examples));
-  return { trainedOn: trainingDataHash(cases), threshold, highThreshold, ...trained };
+  return {
+    trainedOn: trainingDataHash(cases),
+    threshold,
+    highThreshold,
+    alarmThreshold,
+    alarmMinConcern,
+    ...trained,
+  };
 }
 
 /**
@@ -263,6 +290,8 @@ async function crossValidateByFile(threshold: number): Promise<void> {
       trainedOn: "",
       threshold,
       highThreshold,
+      alarmThreshold,
+      alarmMinConcern,
       ...train(examples, vocabularyOf(examples)),
     };
     const scores = scoreDetection(left.cases, (messages) => assessConversationWith(model, messages));

@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../tutor/messages.ts";
-import { groupsIn } from "./lexicon.ts";
+import { groupsIn, groupsOfWord } from "./lexicon.ts";
 import { normalise } from "./normalise.ts";
 import { safeguardingCategories, type SafeguardingCategory, type Severity } from "./taxonomy.ts";
 
@@ -31,6 +31,20 @@ export interface ClassifierModel {
   weights: Record<string, [number, number][]>;
   severityBias: number;
   severityWeights: Record<string, number>;
+  /**
+   * A third head, trained on every example: is this a high-severity disclosure (against lower ones and harmless
+   * messages alike)? It answers the question that matters most directly, so a clearly alarming message is caught
+   * even when the category head spreads its belief over two neighbouring categories.
+   */
+  alarmBias: number;
+  alarmWeights: Record<string, number>;
+  /** Minimum alarm probability for the classifier to call a high-severity concern below `threshold`. */
+  alarmThreshold: number;
+  /**
+   * ...and the chance of any concern the category head must still see: the alarm head alone was overconfident on
+   * a few everyday words, and asking both heads to agree kept most of its gain at a fraction of the false alarms.
+   */
+  alarmMinConcern: number;
 }
 
 export interface ClassifierFinding {
@@ -74,7 +88,36 @@ export function featuresOf(text: string): string[] {
     features.add(`g:${group}`);
     for (const other of groups.slice(index + 1)) features.add(`gg:${group}+${other}`);
   });
+  addOrderedGroupFeatures(words, features);
   return [...features];
+}
+
+/** How far apart (in words) two grouped words may be to count as one "who did what to whom" step. */
+const orderWindow = 3;
+
+/**
+ * Ordered pairs and triples of word groups close together ("carer>hit>self" against "carer>hit>carer"), so the
+ * classifier can tell who did what to whom. "my" is left out: it marks whose relative, not who was hurt.
+ */
+function addOrderedGroupFeatures(words: readonly string[], features: Set<string>): void {
+  const tagged: { at: number; groups: string[] }[] = [];
+  words.forEach((word, at) => {
+    if (word === "my") return;
+    const groups = groupsOfWord(word);
+    if (groups.length > 0) tagged.push({ at, groups });
+  });
+  for (let index = 0; index < tagged.length; index += 1) {
+    const first = tagged[index]!;
+    const second = tagged[index + 1];
+    if (second === undefined || second.at - first.at > orderWindow) continue;
+    const third = tagged[index + 2];
+    const thirdIsNear = third !== undefined && third.at - second.at <= orderWindow;
+    for (const a of first.groups)
+      for (const b of second.groups) {
+        features.add(`s:${a}>${b}`);
+        if (thirdIsNear) for (const c of third.groups) features.add(`s:${a}>${b}>${c}`);
+      }
+  }
 }
 
 export function softmax(scores: number[]): number[] {
@@ -88,18 +131,23 @@ export function sigmoid(score: number): number {
   return 1 / (1 + Math.exp(-score));
 }
 
-/** Category probabilities and the probability of high severity, for one input. */
+/** Category probabilities, the probability of high severity, and the alarm probability, for one input. */
 export function score(
-  model: ClassifierModel,
+  model: Pick<
+    ClassifierModel,
+    "bias" | "weights" | "severityBias" | "severityWeights" | "alarmBias" | "alarmWeights"
+  >,
   features: readonly string[],
-): { probabilities: number[]; high: number } {
+): { probabilities: number[]; high: number; alarm: number } {
   const scores = [...model.bias];
   let severityScore = model.severityBias;
+  let alarmScore = model.alarmBias;
   for (const feature of features) {
     for (const [classIndex, weight] of model.weights[feature] ?? []) scores[classIndex]! += weight;
     severityScore += model.severityWeights[feature] ?? 0;
+    alarmScore += model.alarmWeights[feature] ?? 0;
   }
-  return { probabilities: softmax(scores), high: sigmoid(severityScore) };
+  return { probabilities: softmax(scores), high: sigmoid(severityScore), alarm: sigmoid(alarmScore) };
 }
 
 export interface ClassifierVerdict {
@@ -115,20 +163,28 @@ export interface ClassifierVerdict {
  * does not slip under the threshold.
  */
 export function classify(model: ClassifierModel, messages: readonly ChatMessage[]): ClassifierVerdict {
-  const { probabilities, high } = score(model, featuresOf(classifierInput(messages)));
+  const { probabilities, high, alarm } = score(model, featuresOf(classifierInput(messages)));
   const concern = 1 - probabilities[0]!;
-  if (concern < model.threshold) return { concern, finding: null };
+  const alarmed = alarm >= model.alarmThreshold && concern >= model.alarmMinConcern;
+  if (concern < model.threshold && !alarmed) return { concern, finding: null };
   let best = 1;
-  for (let index = 2; index < probabilities.length; index += 1)
+  for (let index = 2; index < probabilities.length; index += 1) {
+    // An alarm names a category that has a high level (low-level distress never stops tutoring).
+    if (alarmed && concern < model.threshold && !categoriesWithHighLevel.has(model.classes[index]!)) continue;
     if (probabilities[index]! > probabilities[best]!) best = index;
+  }
   const category = model.classes[best];
   if (category === undefined || category === noConcern) return { concern, finding: null };
   return {
     concern,
     finding: {
       category: category as SafeguardingCategory,
-      severity: high >= model.highThreshold ? "high" : "medium",
-      probability: concern,
+      severity: alarmed || high >= model.highThreshold ? "high" : "medium",
+      probability: Math.max(concern, alarm),
     },
   };
 }
+
+const categoriesWithHighLevel = new Set<string>(
+  safeguardingCategories.filter((category) => category !== "mental_health_distress"),
+);

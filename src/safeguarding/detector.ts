@@ -86,7 +86,8 @@ export function assessConversationWith(
       severities.indexOf(classified.severity) > severities.indexOf(best.severity) ||
       (classified.severity === best.severity && best.direct !== true))
   )
-    best = classified;
+    // The precedence rule holds whoever names the category: thoughts of suicide with a time or the means at hand.
+    best = escalate(classified, latestText);
 
   return best === null ? null : buildAssessment(best.category, best.severity);
 }

@@ -642,3 +642,15 @@ export function groupsIn(words: readonly string[]): string[] {
     )
     .map((group) => group.name);
 }
+
+/**
+ * The groups of one word (phrases are left to `groupsIn`), for features that keep word order: "dad hit mum" and
+ * "dad hit me" share every group but differ in who was hurt.
+ */
+export function groupsOfWord(word: string): string[] {
+  const groups: string[] = [];
+  for (const group of compiledLexicon)
+    if (group.words.has(word) || group.prefixes.some((prefix) => word.startsWith(prefix)))
+      groups.push(group.name);
+  return groups;
+}
