@@ -31,12 +31,20 @@ interface Finding {
   direct?: boolean;
 }
 
-/** Trained offline by `npm run safeguarding:train` on the development data; loaded once. */
 // Resolved from the repository root (two levels up), like the catalogue and migrations, so the path holds both
 // from src/safeguarding/ and from the bundle `npm start` runs in dist/bundle/.
-const classifierModel = JSON.parse(
-  readFileSync(path.resolve(import.meta.dirname, "../../src/safeguarding/classifier-model.json"), "utf8"),
-) as ClassifierModel;
+const classifierModelPath = path.resolve(import.meta.dirname, "../../src/safeguarding/classifier-model.json");
+let classifierModel: ClassifierModel | null = null;
+
+/**
+ * Trained offline by `npm run safeguarding:train` on the development data; read on the first conversation, then
+ * kept. Parsing its 5 MB was most of the time spent evaluating the service's modules at start-up, on every start,
+ * including those of instances that never serve a chat.
+ */
+function loadedClassifierModel(): ClassifierModel {
+  classifierModel ??= JSON.parse(readFileSync(classifierModelPath, "utf8")) as ClassifierModel;
+  return classifierModel;
+}
 
 /** Below this chance of any concern, the classifier overrules a medium or low rule match. */
 const clearlyNoConcern = 0.05;
@@ -51,7 +59,7 @@ const continuationMaxWords = 14;
  * their recent turns. Returns null when nothing suggests a safeguarding concern.
  */
 export function assessConversation(messages: ChatMessage[]): SafeguardingAssessment | null {
-  return assessConversationWith(classifierModel, messages);
+  return assessConversationWith(loadedClassifierModel(), messages);
 }
 
 /** As `assessConversation`, with a given classifier model (cross-validation trains its own). */
