@@ -1,7 +1,12 @@
 import type { ChatMessage } from "../tutor/messages.ts";
 import { groupsIn, groupsOfWord } from "./lexicon.ts";
 import { normalise } from "./normalise.ts";
-import { safeguardingCategories, type SafeguardingCategory, type Severity } from "./taxonomy.ts";
+import {
+  safeguardingCategories,
+  takesSeverity,
+  type SafeguardingCategory,
+  type Severity,
+} from "./taxonomy.ts";
 
 /**
  * The third layer of detection: a small linear classifier trained offline on our labelled development data
@@ -170,21 +175,20 @@ export function classify(model: ClassifierModel, messages: readonly ChatMessage[
   let best = 1;
   for (let index = 2; index < probabilities.length; index += 1) {
     // An alarm names a category that has a high level (low-level distress never stops tutoring).
-    if (alarmed && concern < model.threshold && !categoriesWithHighLevel.has(model.classes[index]!)) continue;
+    const candidate = model.classes[index] as SafeguardingCategory;
+    if (alarmed && concern < model.threshold && !takesSeverity(candidate, "high")) continue;
     if (probabilities[index]! > probabilities[best]!) best = index;
   }
-  const category = model.classes[best];
+  const category = model.classes[best] as SafeguardingCategory | typeof noConcern | undefined;
   if (category === undefined || category === noConcern) return { concern, finding: null };
+  const seemsHigh = alarmed || high >= model.highThreshold;
   return {
     concern,
     finding: {
-      category: category as SafeguardingCategory,
-      severity: alarmed || high >= model.highThreshold ? "high" : "medium",
+      category,
+      // Never a level the taxonomy does not use (distress alone is at most medium).
+      severity: seemsHigh && takesSeverity(category, "high") ? "high" : "medium",
       probability: Math.max(concern, alarm),
     },
   };
 }
-
-const categoriesWithHighLevel = new Set<string>(
-  safeguardingCategories.filter((category) => category !== "mental_health_distress"),
-);

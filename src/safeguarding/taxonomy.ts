@@ -132,6 +132,7 @@ export interface CategoryDefinition {
   id: SafeguardingCategory;
   label: string;
   covers: string;
+  /** What each level means for this category; a level the category never takes starts "Not used". */
   severityGuide: Record<Severity, string>;
   /** Most relevant first; emergency services are added for high severity where harm could be happening now. */
   services: readonly SupportResource[];
@@ -302,6 +303,11 @@ export const categoryDefinitions: Record<SafeguardingCategory, CategoryDefinitio
     emergencyWhenHigh: false,
   },
 };
+
+/** Whether a category ever takes this severity (mental health distress, for one, is never high). */
+export function takesSeverity(category: SafeguardingCategory, severity: Severity): boolean {
+  return !categoryDefinitions[category].severityGuide[severity].startsWith("Not used");
+}
 
 /**
  * When several categories apply, higher severity wins; between equal severities the category earlier in

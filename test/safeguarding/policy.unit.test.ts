@@ -7,6 +7,7 @@ import {
   safeguardingCategories,
   severities,
   supportServices,
+  takesSeverity,
 } from "../../src/safeguarding/taxonomy.ts";
 
 describe("safeguardingDecision", () => {
@@ -70,5 +71,20 @@ describe("taxonomy", () => {
 
   it("defines every category", () => {
     expect(Object.keys(categoryDefinitions).sort()).toEqual([...safeguardingCategories].sort());
+  });
+
+  it("knows which levels each category takes, so no finding names a level the taxonomy does not use", () => {
+    expect(severities.filter((severity) => takesSeverity("immediate_danger", severity))).toEqual(["high"]);
+    expect(severities.filter((severity) => takesSeverity("mental_health_distress", severity))).toEqual([
+      "low",
+      "medium",
+    ]);
+    expect(severities.filter((severity) => takesSeverity("bullying", severity))).toEqual([
+      "low",
+      "medium",
+      "high",
+    ]);
+    for (const category of safeguardingCategories)
+      expect(severities.some((severity) => takesSeverity(category, severity))).toBe(true);
   });
 });
