@@ -105,7 +105,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
  * that cannot be percent-decoded) still get the contract's headers and error body.
  */
 export function answerUnroutable(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  reply.header("Request-Id", request.id);
+  reply.header("request-id", request.id);
   if (isApiPath(request.url)) applyApiHeaders(reply);
   const message =
     error.code === "FST_ERR_MAX_PARAM_LENGTH"

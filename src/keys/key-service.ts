@@ -17,12 +17,17 @@ interface CachedPrincipal {
 }
 
 const cacheTtlMs = 30_000;
+const lastUsedWriteIntervalMs = 60_000;
 
 function bearerSecret(authorization: string | undefined): string | null {
   const match = /^Bearer ([^\s]+)$/.exec(authorization?.trim() ?? "");
   return match ? match[1]! : null;
 }
-const lastUsedWriteIntervalMs = 60_000;
+
+/** The cache's key for a secret: a digest, so the secret itself is not kept in memory. */
+function cacheKeyOf(secret: string): string {
+  return hash("sha256", secret, "base64");
+}
 
 /**
  * Authenticates bearer keys and manages their lifecycle. Principals are cached briefly per instance; the cache
@@ -50,7 +55,10 @@ export class KeyService {
   }
 
   async authenticate(authorization: string | undefined): Promise<Authentication> {
-    return this.authenticateNow(authorization) ?? this.lookUp(bearerSecret(authorization)!);
+    const secret = bearerSecret(authorization);
+    if (secret === null) return { ok: false, reason: "missing_api_key" };
+    const cacheKey = cacheKeyOf(secret);
+    return this.knownOutcome(secret, cacheKey) ?? this.lookUp(secret, cacheKey);
   }
 
   /**
@@ -60,19 +68,22 @@ export class KeyService {
   authenticateNow(authorization: string | undefined): Authentication | null {
     const secret = bearerSecret(authorization);
     if (secret === null) return { ok: false, reason: "missing_api_key" };
+    return this.knownOutcome(secret, cacheKeyOf(secret));
+  }
+
+  private knownOutcome(secret: string, cacheKey: string): Authentication | null {
     // While the signal channel is down, revocations may go unheard: forget everything cached, so that nothing
     // cached before or during the outage is trusted after it.
     if (!this.bus.healthy()) this.cache.clear();
     const nowMs = this.clock.now().getTime();
-    const cached = this.cache.get(hash("sha256", secret, "base64"));
+    const cached = this.cache.get(cacheKey);
     if (cached && cached.expiresAtMs > nowMs) return this.admit(cached.principal, nowMs);
     if (inspectKeyShape(secret) !== "well_formed") return { ok: false, reason: "invalid_api_key" };
     return null;
   }
 
   /** A well-formed key not in the cache: by an HMAC of the whole secret, so no secret-dependent comparison here. */
-  private async lookUp(secret: string): Promise<Authentication> {
-    const cacheKey = hash("sha256", secret, "base64");
+  private async lookUp(secret: string, cacheKey: string): Promise<Authentication> {
     const principal = await this.store.findPrincipal(hashKey(secret, this.pepperKey));
     const nowMs = this.clock.now().getTime();
     if (!principal) {
