@@ -53,8 +53,8 @@ function genieOf(tutor: TutorSelection): { shortName?: string; name: string; cus
  * path the model is asked first and the price reserved while the provider works, so the reservation overlaps the
  * provider's time to first token instead of adding to it (a refused reservation cancels the model call before
  * anything is sent). The first event is yielded only once the engine has produced its first part, so a provider
- * failure before that is an ordinary 503. Whatever ends the stream early — a refusal, a safeguarding reply, an error, the client going
- * away — returns the reservation.
+ * failure before that is an ordinary 503. Whatever ends the stream early — a refusal, a safeguarding reply, an
+ * error, the client going away — returns the reservation.
  */
 export async function startChatTurn(
   dependencies: ChatDependencies,
