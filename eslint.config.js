@@ -2,7 +2,18 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules", ".data", "coverage", "test-results", "public/vendor", "drizzle/meta"] },
+  {
+    ignores: [
+      "node_modules",
+      ".data",
+      "coverage",
+      "test-results",
+      "public/vendor",
+      "drizzle/meta",
+      "dist",
+      "scratch",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
