@@ -1,5 +1,6 @@
 // `npm run build` (and `npm start` before it runs): bundles src/ and its dependencies into two ES modules, the
-// entry and, beside it, cli-commands.mjs (see below).
+// entry and, beside it, cli-commands.mjs (see below), and a third for the thread PGlite runs on, pglite-worker.mjs
+// (src/storage/pglite-thread.ts looks for it beside itself).
 //
 //   node scripts/build.mjs [outfile]     default dist/bundle/cli.mjs
 //
@@ -93,5 +94,10 @@ await Promise.all([
     entryPoints: ["src/cli-commands.ts"],
     outfile: path.join(path.dirname(outfile), commandsFile),
     plugins: [ownDirectoryForBundledPackages],
+  }),
+  build({
+    ...shared,
+    entryPoints: ["src/storage/pglite-worker.ts"],
+    outfile: path.join(path.dirname(outfile), "pglite-worker.mjs"),
   }),
 ]);

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type pg from "pg";
-import { openPgliteOn } from "./pglite-opening.ts";
+import { PgliteThread } from "./pglite-thread.ts";
 import * as schema from "./schema.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -28,7 +28,7 @@ export type StorageOptions =
       driver: "pglite";
       dataDir: string | null;
       /** The client already opening on dataDir (see EarlyPglite), adopted instead of opening another. */
-      opening?: Promise<PGlite> | undefined;
+      opening?: Promise<PgliteThread> | undefined;
     }
   | { driver: "postgres"; url: string; poolSize: number };
 
@@ -92,21 +92,16 @@ const migrationLockId = 7_401_553_201;
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (options.driver === "pglite") {
-    let client: PGlite;
-    if (options.dataDir) {
-      client = await (options.opening ?? openPgliteOn(options.dataDir));
-    } else {
-      client = new PGlite();
-      await client.waitReady;
-    }
-    const db = drizzlePglite(client, { schema }) as unknown as Database;
+    // PGlite on its own thread (see PgliteThread); drizzle's driver uses only the query and transaction it has.
+    const client = await (options.opening ?? PgliteThread.open(options.dataDir));
+    const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Database;
     return {
       driver: "pglite",
       db,
       pool: null,
       migrate: async () => {
         if (await allMigrationsApplied((text) => client.query(text))) return;
-        await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+        await migratePglite(drizzlePglite(client as unknown as PGlite, { schema }), { migrationsFolder });
       },
       ping: async () => {
         await client.query("select 1");

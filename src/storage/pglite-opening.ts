@@ -1,30 +1,19 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { templateFor } from "./pglite-template.ts";
-
-/** Creates the client on `dataDir` (loading the migrated-cluster template into an empty directory) and waits for it. */
-export async function openPgliteOn(dataDir: string): Promise<PGlite> {
-  const template = await templateFor(dataDir);
-  mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir, template ? { loadDataDir: template } : {});
-  await client.waitReady;
-  return client;
-}
+import { PgliteThread } from "./pglite-thread.ts";
 
 /**
  * PGlite opening on a data directory before start-up needs it. Opening takes about a second: reading its
- * WebAssembly and data files, compiling the WebAssembly (on V8's background threads), then starting PostgreSQL on
- * the directory. Most of the first half needs nothing from the main thread, so `syllabi serve` starts it before the
- * rest of the service's code is even loaded, and start-up adopts the client when it opens its storage: the two
- * overlap instead of following each other. Only the client is handed over: readiness still waits for it, the
- * migrations and the rest. This module imports nothing heavy, so that the entry can load it first.
+ * WebAssembly and data files, compiling the WebAssembly, then starting PostgreSQL on the directory, all on PGlite's
+ * own thread (see PgliteThread). `syllabi serve` starts it before the rest of the service's code is even loaded,
+ * and start-up adopts the client when it opens its storage: the two overlap instead of following each other. Only
+ * the client is handed over: readiness still waits for it, the migrations and the rest. This module imports
+ * nothing heavy, so that the entry can load it first.
  */
 export class EarlyPglite {
-  private client: Promise<PGlite> | null;
+  private client: Promise<PgliteThread> | null;
 
   private constructor(readonly dataDir: string) {
-    this.client = openPgliteOn(dataDir);
+    this.client = PgliteThread.open(dataDir);
     // Awaited by whoever adopts or abandons it; a failure is reported there, not as an unhandled rejection.
     this.client.catch(() => {});
   }
@@ -40,7 +29,7 @@ export class EarlyPglite {
   }
 
   /** The opening client, once, if it is for exactly `dataDir`; undefined otherwise. */
-  adopt(dataDir: string): Promise<PGlite> | undefined {
+  adopt(dataDir: string): Promise<PgliteThread> | undefined {
     if (dataDir !== this.dataDir || !this.client) return undefined;
     const { client } = this;
     this.client = null;
