@@ -55,8 +55,8 @@ async function* ndjson(
       yield `${JSON.stringify(event)}\n`;
       clearTimeout(watchdog);
       // The line has just been written, and Node holds each response write in the socket until the current tick's
-      // work is done. The next event may need synchronous work first (on PGlite the ledger's commit runs on this
-      // thread), which would hold back text already checked; uncorking sends the line now.
+      // work is done. The next event may need synchronous work first (the output guard checking the next
+      // sentence), which would hold back text already checked; uncorking sends the line now.
       reply.raw.uncork();
     }
   } finally {

@@ -139,13 +139,13 @@ export async function startChatTurn(
   // that would most likely never be paid for.
   let reserving = recentlyShort.has(accountId) ? reserve() : null;
   if (reserving) await reserving;
+  // Started first, the reservation's statements run while this thread builds and sends the provider's request:
+  // the database works on its own (PostgreSQL, or PGlite on its thread), and posting them is all this one does.
+  reserving ??= reserve();
   const parts = dependencies.engine.streamReply(replyRequest, controller.signal)[Symbol.asyncIterator]();
   const firstPart = parts.next();
   // Awaited below, after the reservation; until then a provider failing at once must not count as unhandled.
   firstPart.catch(() => {});
-  // On PGlite the reservation's statements run on this thread: started in this turn of the event loop, they would
-  // run before the provider's request is written. Started on the next turn, they run while the provider works.
-  reserving ??= nextTurn().then(reserve);
 
   let reservation: Reservation;
   try {
@@ -236,9 +236,4 @@ export async function startChatTurn(
       await parts.return?.().catch(() => {});
     }
   })();
-}
-
-/** Resolves on the event loop's next turn, once the work this turn started (such as writing a request) has run. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
