@@ -109,7 +109,14 @@ async function main(): Promise<void> {
   await rm(startup.dataDir, { recursive: true, force: true });
 
   log("chat on the model path (local OpenAI-compatible stand-in) …");
-  rows.push(...(await benchModelPath({ serviceEnv, samples: quick ? 5 : 30 })));
+  rows.push(
+    ...(await benchModelPath({
+      serviceEnv,
+      samples: quick ? 5 : 30,
+      warmupMs: quick ? 500 : 2000,
+      warmupCalls: quick ? 50 : 200,
+    })),
+  );
 
   const database = flags.has("--no-postgres") ? null : await createPostgresDatabase();
   if (database) {
