@@ -119,8 +119,11 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-round8-high-boundaries.jsonl",
     "safeguarding-round8-high-voices.jsonl",
     "safeguarding-round8-negatives-and-lows.jsonl",
+    "safeguarding-heldout-3-retired.jsonl",
+    "safeguarding-round9-neighbours.jsonl",
+    "safeguarding-round9-indirect.jsonl",
   ],
-  "held-out": ["safeguarding-heldout-3.jsonl"],
+  "held-out": ["safeguarding-heldout-4.jsonl"],
 };
 
 export async function loadLabelledCases(set: LabelledSet = "development"): Promise<LabelledCase[]> {
