@@ -114,6 +114,8 @@ export function train(
   const severityTouched = new Uint8Array(featureCount);
   const severityTouchOrder: number[] = [];
   const alarmWeights = new Float64Array(featureCount);
+  const highCategoryWeights = new Float64Array(featureCount * classCount);
+  const highCategoryBias = new Float64Array(classCount);
   const bias = new Float64Array(classCount);
   let severityBias = 0;
   let alarmBias = 0;
@@ -162,6 +164,25 @@ export function train(
           weights[at] = weights[at]! * decay - rate * gradient;
         }
       }
+      if (example.high === 1) {
+        // The high-category head: which category, among high-severity disclosures only.
+        for (let classIndex = 0; classIndex < classCount; classIndex += 1)
+          scores[classIndex] = classIndex === 0 ? -Infinity : highCategoryBias[classIndex]!;
+        for (const feature of features) {
+          const row = feature * classCount;
+          for (let classIndex = 1; classIndex < classCount; classIndex += 1)
+            scores[classIndex]! += highCategoryWeights[row + classIndex]!;
+        }
+        const highProbabilities = softmax(scores);
+        for (let classIndex = 1; classIndex < classCount; classIndex += 1) {
+          const gradient = highProbabilities[classIndex]! - (classIndex === example.label ? 1 : 0);
+          highCategoryBias[classIndex]! -= rate * gradient;
+          for (const feature of features) {
+            const at = feature * classCount + classIndex;
+            highCategoryWeights[at] = highCategoryWeights[at]! * decay - rate * gradient;
+          }
+        }
+      }
       if (example.high !== null) {
         const gradient = high - example.high;
         severityBias -= rate * gradient;
@@ -185,12 +206,23 @@ export function train(
     }
     if (entries.length > 0) sparseWeights[nameOf[feature]!] = entries;
   }
+  const sparseHighCategoryWeights: Record<string, [number, number][]> = {};
+  for (const feature of touchOrder) {
+    const entries: [number, number][] = [];
+    for (let classIndex = 1; classIndex < classCount; classIndex += 1) {
+      const weight = highCategoryWeights[feature * classCount + classIndex]!;
+      if (Math.abs(weight) >= 0.01) entries.push([classIndex, round(weight)]);
+    }
+    if (entries.length > 0) sparseHighCategoryWeights[nameOf[feature]!] = entries;
+  }
   return {
     classes: classifierClasses,
     bias: [...bias].map(round),
     weights: sparseWeights,
     severityBias: round(severityBias),
     alarmBias: round(alarmBias),
+    highCategoryBias: [...highCategoryBias].map(round),
+    highCategoryWeights: sparseHighCategoryWeights,
     alarmWeights: Object.fromEntries(
       touchOrder
         .filter((feature) => Math.abs(alarmWeights[feature]!) >= 0.01)

@@ -972,7 +972,7 @@ export const categoryGates: Record<SafeguardingCategory, RegExp> = {
   honour_based_abuse:
     /\b(?:fgm|genital|khatna|sunna|circumcis|cut|procedure|marr|wed|engaged|honou?r|shame|dishono|izzat)/,
   criminal_exploitation:
-    /\b(?:county line|ot|country|trap|shott|shot|plug|cuckoo|line|holding|hold|carry|move|deliver|drop|sell|run|stash|hide|bag|keep|owe|debt|robbed|stole|lost|package|parcel|trainers|another town|different town|other towns|places i do not know|a flat|another city)/,
+    /\b(?:county line|ot|country|cunch|trap|shott|shot|plug|cuckoo|line|holding|hold|carry|move|deliver|drop|sell|run|stash|hide|bag|keep|owe|debt|robbed|stole|lost|package|parcel|trainers|another town|different town|other towns|places i do not know|a flat|another city)/,
   serious_violence:
     /\b(?:knife|knives|blade|shank|machete|weapon|gun|strap|nank|knuckle|stab|merk|jump|beat up|beaten|batter|slash|wet|smash|kill me|shot|mug|attack|glass|stamp|shoot|bomb|blow up|hurt|gang|beef|opps|safe)/,
   domestic_abuse:
@@ -984,7 +984,7 @@ export const categoryGates: Record<SafeguardingCategory, RegExp> = {
   substance_misuse:
     /\b(?:took|taken|had|did|dropped|popped|mixed|mixing|smok|drank|drink|snort|sniff|weed|cannabis|skunk|spliff|joint|zoot|coke|cocaine|ket|mdma|molly|mandy|pill|ecstasy|xan|benzo|spice|nos|nitrous|balloon|lean|codeine|heroin|crack|meth|acid|lsd|shroom|vodka|alcohol|booze|drug|drunk|high|wasted|stoned|off my face|baked|addict|hooked|dependent|vap|nicotine|try|tried|take|taking|use|using|buy|bought)/,
   bullying:
-    /\b(?:video|photo|pic|picture|put|kill yourself|kill myself|die|beat me up|jumped me|bull|picked on|pick on|picks on|picking on|cyber|harass|troll|torment|target|ganged up|made fun|make fun|makes fun|making fun|laugh|called names|calling|mock|rumou?r|posted|shared|sent round|spread|screenshot|fake|hate|hit me|punch|kick|push|trip|spat|spit|throw|threw|scared|afraid|terrified|school|nobody|no one|none of them|everyone|kicked|removed)/,
+    /\b(?:video|photo|pic|picture|put|kill yourself|kill myself|die|better without|would miss|beat me up|jumped me|bull|picked on|pick on|picks on|picking on|cyber|harass|troll|torment|target|ganged up|made fun|make fun|makes fun|making fun|laugh|called names|calling|mock|rumou?r|posted|shared|sent round|spread|screenshot|fake|hate|hit me|punch|kick|push|trip|spat|spit|throw|threw|scared|afraid|terrified|school|nobody|no one|none of them|everyone|kicked|removed)/,
   mental_health_distress:
     /\b(?:hopeless|worthless|empty|numb|dead inside|burden|nothing matters|giving up|drowning|trapped|broken|cope|go on|do this any|take (?:it|this) any|handle|keep going|crying|cried|get out of bed|face|hate|despise|can not stand|waste of|failure|disappear|vanish|escape|give up|run away|cry|panic|anxiety|depressed|lonely|alone|sad|low|down|miserable|anxious|unhappy|stressed|talk to|turn to|cares)/,
 };
