@@ -59,7 +59,9 @@ export function registerApiGuard(app: FastifyInstance, dependencies: GuardDepend
     principal: KeyPrincipal,
     decision: RateDecision,
   ): Outcome => {
-    reply.headers(rateLimitHeaders(decision.states));
+    // A loop over the fields rather than reply.headers, which lists their names into an array first.
+    const headers = rateLimitHeaders(decision.states);
+    for (const name in headers) reply.header(name, headers[name]);
     if (!decision.allowed) return retryAfter(decision.refusedBy.resetSeconds);
     if (guard.endpoint && dependencies.isWithdrawn?.(guard.endpoint))
       return new ApiError("endpoint_withdrawn");

@@ -216,21 +216,41 @@ function createMemoryRateLimits(settings: RateLimitSettings, nowMs: () => number
 }
 
 /**
+ * `"general";q=120;w=60` by policy, limit and window: the settings are fixed, so each item is built once rather than
+ * on every response. Nested maps so that finding one allocates nothing.
+ */
+const policyItems = new Map<PolicyName, Map<number, Map<number, string>>>();
+
+function policyItem(state: PolicyState): string {
+  let byLimit = policyItems.get(state.policy);
+  if (byLimit === undefined) policyItems.set(state.policy, (byLimit = new Map()));
+  let byWindow = byLimit.get(state.limit);
+  if (byWindow === undefined) byLimit.set(state.limit, (byWindow = new Map()));
+  let item = byWindow.get(state.windowSeconds);
+  if (item === undefined)
+    byWindow.set(state.windowSeconds, (item = `"${state.policy}";q=${state.limit};w=${state.windowSeconds}`));
+  return item;
+}
+
+/**
  * The IETF httpapi draft fields plus the widely used RateLimit-* trio, for the tightest applicable limit. Names in
  * lower case, as Fastify stores them, so they are not lowered again on every request.
  */
 export function rateLimitHeaders(states: PolicyState[]): Record<string, string> {
   if (states.length === 0) return {};
-  const tightest = states.reduce((best, state) =>
-    state.remaining < best.remaining ||
-    (state.remaining === best.remaining && state.resetSeconds > best.resetSeconds)
-      ? state
-      : best,
-  );
+  let tightest = states[0]!;
+  let policy = policyItem(tightest);
+  for (let index = 1; index < states.length; index += 1) {
+    const state = states[index]!;
+    if (
+      state.remaining < tightest.remaining ||
+      (state.remaining === tightest.remaining && state.resetSeconds > tightest.resetSeconds)
+    )
+      tightest = state;
+    policy = `${policy}, ${policyItem(state)}`;
+  }
   return {
-    "ratelimit-policy": states
-      .map((state) => `"${state.policy}";q=${state.limit};w=${state.windowSeconds}`)
-      .join(", "),
+    "ratelimit-policy": policy,
     ratelimit: `"${tightest.policy}";r=${tightest.remaining};t=${tightest.resetSeconds}`,
     "ratelimit-limit": String(tightest.limit),
     "ratelimit-remaining": String(tightest.remaining),
