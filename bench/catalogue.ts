@@ -143,10 +143,19 @@ export async function benchCatalogue(options: {
   service: StartedProcess;
   baseline: StartedProcess;
   keys: { subjects: string; tree: string; search: string };
+  /**
+   * A fresh key for each throughput round (two per round: one per case). The general limit is raised to its maximum,
+   * 100,000 a minute per key, which one key's rounds together can pass on a fast machine; a key per round stays far
+   * below it, so the limiter still counts every request but never refuses one.
+   */
+  roundKeys: string[];
   prepared: Awaited<ReturnType<typeof prepareCatalogue>>;
   settings: Settings;
 }): Promise<BenchRow[]> {
-  const { service, baseline, keys, prepared, settings } = options;
+  const { service, baseline, keys, roundKeys, prepared, settings } = options;
+  if (roundKeys.length < settings.rounds * 2)
+    throw new Error(`benchCatalogue needs ${settings.rounds * 2} round keys, got ${roundKeys.length}`);
+  let nextKey = 0;
   const load = {
     connections: settings.connections,
     durationMs: settings.durationMs,
@@ -157,19 +166,27 @@ export async function benchCatalogue(options: {
   const throughputCases = [
     {
       name: `GET /subjects (${prepared.subjectCount} subjects, ${(prepared.bodies.get("subjects.json")!.length / 1024).toFixed(1)} KiB)`,
-      spec: { method: "GET" as const, path: "/api/v1/subjects", headers: bearer(keys.subjects) },
+      spec: { method: "GET" as const, path: "/api/v1/subjects" },
       baselinePath: "/static/subjects.json",
     },
     {
       name: `GET largest tree (${(prepared.bodies.get("tree.json")!.length / 1024).toFixed(1)} KiB)`,
-      spec: { method: "GET" as const, path: prepared.treePath, headers: bearer(keys.tree) },
+      spec: { method: "GET" as const, path: prepared.treePath },
       baselinePath: "/static/tree.json",
     },
   ];
   for (const testCase of throughputCases) {
     const results = await alternate(
       settings.rounds,
-      { server: service, run: () => measureThroughput(service.target, testCase.spec, load) },
+      {
+        server: service,
+        run: () =>
+          measureThroughput(
+            service.target,
+            { ...testCase.spec, headers: bearer(roundKeys[nextKey++]!) },
+            load,
+          ),
+      },
       {
         server: baseline,
         run: () => measureThroughput(baseline.target, { method: "GET", path: testCase.baselinePath }, load),

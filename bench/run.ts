@@ -97,11 +97,16 @@ async function main(): Promise<void> {
     const reader = await fundedDeveloper(service.baseUrl, { keys: 3, topUpPence: 1000 });
     const payer = await fundedDeveloper(service.baseUrl, { keys: 1, topUpPence: 10000 });
     const keys = { subjects: reader.keys[0]!, tree: reader.keys[1]!, search: reader.keys[2]! };
+    const roundKeys: string[] = [];
+    while (roundKeys.length < settings.rounds * 2)
+      roundKeys.push(...(await fundedDeveloper(service.baseUrl, { keys: 5, topUpPence: 1000 })).keys);
     const catalogue = await prepareCatalogue(service, keys);
     const paid = await preparePaid(service.target, payer.keys[0]!);
     const baseline = await startBaseline(await writeBodies(new Map([...catalogue.bodies, ...paid.bodies])));
     await withProcesses([baseline], async () => {
-      rows.push(...(await benchCatalogue({ service, baseline, keys, prepared: catalogue, settings })));
+      rows.push(
+        ...(await benchCatalogue({ service, baseline, keys, roundKeys, prepared: catalogue, settings })),
+      );
       rows.push(...(await benchAlign({ label: "PGlite", service, baseline, requests: paid, settings })));
       rows.push(...(await benchChat({ service, baseline, requests: paid, samples: quick ? 5 : 30 })));
     });
