@@ -122,8 +122,9 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-heldout-3-retired.jsonl",
     "safeguarding-round9-neighbours.jsonl",
     "safeguarding-round9-indirect.jsonl",
+    "safeguarding-heldout-4-retired.jsonl",
   ],
-  "held-out": ["safeguarding-heldout-4.jsonl"],
+  "held-out": ["safeguarding-heldout-5.jsonl"],
 };
 
 export async function loadLabelledCases(set: LabelledSet = "development"): Promise<LabelledCase[]> {
