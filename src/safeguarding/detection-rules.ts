@@ -811,7 +811,7 @@ export const detectionRules: readonly DetectionRule[] = [
     "bullying.told_to_die",
     "bullying",
     "high",
-    String.raw`\b(?:they|people|everyone|someone|kids|girls|boys|he|she|a group|the (?:girls|boys|kids)|this (?:girl|boy))\b[^.]{0,30}\b(?:tell|told|telling|keep telling|keeps telling|said|say|says|messaged|message|sends?|sent|commented|comment|wrote)\b (?:me )?(?:to )?(?:that )?(?:kill yourself|kill myself|go die|die|go kill yourself|i should die|i should kill myself|the world would be better without me|nobody would miss me)\b`,
+    String.raw`\b(?:they|people|everyone|someone|kids|girls|boys|he|she|a group|the (?:girls|boys|kids)|this (?:girl|boy))\b[^.]{0,30}\b(?:tell|told|telling|keep telling|keeps telling|said|say|says|messaged|message|sends?|sent|commented|comment|wrote)\b (?:me )?(?:to )?(?:that )?(?:kill yourself|kill myself|go die|die|go kill yourself|i should die|i should kill myself|the world would be better without me|nobody would miss me|(?:go )?hang (?:yourself|myself)|(?:go )?jump off (?:a |the )?(?:bridge|roof|cliff)|(?:go )?drink bleach|unalive (?:yourself|myself))\b`,
   ),
   disclosure(
     "bullying.beaten",
@@ -984,7 +984,7 @@ export const categoryGates: Record<SafeguardingCategory, RegExp> = {
   substance_misuse:
     /\b(?:took|taken|had|did|dropped|popped|mixed|mixing|smok|drank|drink|snort|sniff|weed|cannabis|skunk|spliff|joint|zoot|coke|cocaine|ket|mdma|molly|mandy|pill|ecstasy|xan|benzo|spice|nos|nitrous|balloon|lean|codeine|heroin|crack|meth|acid|lsd|shroom|vodka|alcohol|booze|drug|drunk|high|wasted|stoned|off my face|baked|addict|hooked|dependent|vap|nicotine|try|tried|take|taking|use|using|buy|bought)/,
   bullying:
-    /\b(?:video|photo|pic|picture|put|kill yourself|kill myself|die|better without|would miss|beat me up|jumped me|bull|picked on|pick on|picks on|picking on|cyber|harass|troll|torment|target|ganged up|made fun|make fun|makes fun|making fun|laugh|called names|calling|mock|rumou?r|posted|shared|sent round|spread|screenshot|fake|hate|hit me|punch|kick|push|trip|spat|spit|throw|threw|scared|afraid|terrified|school|nobody|no one|none of them|everyone|kicked|removed)/,
+    /\b(?:video|photo|pic|picture|put|kill yourself|kill myself|die|better without|would miss|hang|jump off|bleach|unalive|beat me up|jumped me|bull|picked on|pick on|picks on|picking on|cyber|harass|troll|torment|target|ganged up|made fun|make fun|makes fun|making fun|laugh|called names|calling|mock|rumou?r|posted|shared|sent round|spread|screenshot|fake|hate|hit me|punch|kick|push|trip|spat|spit|throw|threw|scared|afraid|terrified|school|nobody|no one|none of them|everyone|kicked|removed)/,
   mental_health_distress:
     /\b(?:hopeless|worthless|empty|numb|dead inside|burden|nothing matters|giving up|drowning|trapped|broken|cope|go on|do this any|take (?:it|this) any|handle|keep going|crying|cried|get out of bed|face|hate|despise|can not stand|waste of|failure|disappear|vanish|escape|give up|run away|cry|panic|anxiety|depressed|lonely|alone|sad|low|down|miserable|anxious|unhappy|stressed|talk to|turn to|cares)/,
 };

@@ -30,6 +30,13 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "guardian*",
     "fella",
     "family",
+    "maw",
+    "paw",
+    "pa",
+    "old man",
+    "old fella",
+    "old dear",
+    "old lady",
   ],
   partner: ["boyfriend*", "girlfriend*", "bf", "gf", "partner*", "ex", "husband", "wife", "man", "fiance*"],
   older_person: [
