@@ -123,8 +123,9 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-round9-neighbours.jsonl",
     "safeguarding-round9-indirect.jsonl",
     "safeguarding-heldout-4-retired.jsonl",
+    "safeguarding-heldout-5-retired.jsonl",
   ],
-  "held-out": ["safeguarding-heldout-5.jsonl"],
+  "held-out": ["safeguarding-heldout-6.jsonl"],
 };
 
 export async function loadLabelledCases(set: LabelledSet = "development"): Promise<LabelledCase[]> {
