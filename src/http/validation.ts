@@ -45,8 +45,9 @@ function plainStringField(field: z.ZodType): { optional: boolean; maximum: numbe
 }
 
 /**
- * For an object of plain text fields (path parameters, mostly), a check written out once: input that passes it is
- * exactly what zod would return, so it is used as it is, without zod's parse and the objects that makes on every
+ * For an object of plain text fields (path parameters, mostly), a check written out once: input that passes it has
+ * exactly the keys and values zod would return (the router's params object has no prototype; zod's copy would), so
+ * it is used as it is, without zod's parse and the objects that makes on every
  * request. Anything else, and every failure, goes through zod, which words the error. Null when the schema is not
  * of that shape.
  */

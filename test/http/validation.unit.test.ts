@@ -47,7 +47,8 @@ describe("the plain-text fast path of the validator", () => {
         const result = zodValidatorCompiler({ schema: params, method: "GET", url: "/", httpPart: "params" });
         const fast = (result as (data: unknown) => { value?: unknown; error?: Error })(data);
         const slow = params.safeParse(data);
-        if (slow.success) expect(fast.value).toStrictEqual(slow.data);
+        // The same keys and values; the router's params object may lack a prototype where zod's copy has one.
+        if (slow.success) expect({ ...(fast.value as object) }).toStrictEqual(slow.data);
         else expect(fast.error?.message).toBeDefined();
         expect(fast.error === undefined).toBe(slow.success);
       }),
