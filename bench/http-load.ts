@@ -137,12 +137,18 @@ export interface LoadResult {
  */
 export async function measureThroughput(
   target: HttpTarget,
-  spec: RequestSpec | ((index: number) => RequestSpec),
+  spec: RequestSpec | readonly RequestSpec[] | ((index: number) => RequestSpec),
   options: { connections: number; durationMs: number; warmupMs: number; expectStatus?: number },
 ): Promise<LoadResult> {
-  const fixed = typeof spec === "function" ? null : encodeRequest(target, spec);
+  // A list of specs is encoded once and taken in turn (one key per entry, say, to spread a rate limit).
+  const fixed =
+    typeof spec === "function"
+      ? null
+      : (Array.isArray(spec) ? spec : [spec as RequestSpec]).map((each) => encodeRequest(target, each));
   const requestFor = (index: number) =>
-    fixed ?? encodeRequest(target, (spec as (index: number) => RequestSpec)(index));
+    fixed
+      ? fixed[index % fixed.length]!
+      : encodeRequest(target, (spec as (index: number) => RequestSpec)(index));
   const connections = await Promise.all(
     Array.from({ length: options.connections }, () => Connection.open(target)),
   );
