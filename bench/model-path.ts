@@ -11,10 +11,13 @@ import { median, type BenchRow } from "./report.ts";
  * the price's reservation (which must confirm before the first delta; PGlite runs it on its own thread, beside the
  * reading of the model's reply), the AI SDK and the NDJSON encoding.
  *
- * It measures a warm service: both paths are first called for at least `warmupMs` and `warmupCalls` (2 s and 200
- * chats by default; never more than `maxWarmupCalls`, 4p each, which the payer's £100 covers), as the data-endpoint
- * cases warm up before they measure, so the samples see the code V8 has optimised rather than its first runs of
- * it: the first few dozen chats after a start take several times as long.
+ * It measures a warm service, twice. The first few dozen chats after a start take several times as long, and V8 keeps
+ * optimising the chat path (a deep stack: the AI SDK's streams, undici, the output guard) for several hundred more:
+ * on one quiet machine the median was 5.8 ms after 200 chats and 3.4–3.7 ms after 1,000. So the samples are taken
+ * after an early warm-up (at least `warmupMs` and `warmupCalls`: 2 s and 200 chats by default) and again in steady
+ * state, after `steadyCalls` chats in all (1,000 by default); the target applies to the steady state, which is what
+ * a service that has been up for a while gives every chat, and both rows are printed. Each chat is 4p, which the
+ * payer's £100 covers.
  */
 const reply =
   "Diffusion is the net movement of particles from high to low concentration. It needs no energy.";
@@ -64,9 +67,12 @@ export async function benchModelPath(options: {
   samples: number;
   warmupMs?: number;
   warmupCalls?: number;
+  /** Chats, warm-up included, before the steady-state samples. */
+  steadyCalls?: number;
 }): Promise<BenchRow[]> {
   const warmupMs = options.warmupMs ?? 2000;
   const warmupCalls = options.warmupCalls ?? 200;
+  const steadyCalls = options.steadyCalls ?? 1000;
   const standIn = await startOpenAiStandIn();
   standIn.setFallback(() => ({ kind: "text", text: reply, chunkSize: 12 }));
   let service: StartedProcess | null = null;
@@ -88,28 +94,59 @@ export async function benchModelPath(options: {
       await timeToFirstDelta(service.baseUrl, key);
       calls += 1;
     } while (calls < maxWarmupCalls && (calls < warmupCalls || performance.now() - warmingSince < warmupMs));
-    const direct: number[] = [];
-    const through: number[] = [];
-    for (let sample = 0; sample < options.samples; sample += 1) {
-      direct.push(await timeToFirstToken(standIn.url));
-      through.push(await timeToFirstDelta(service.baseUrl, key));
+    const sample = async () => {
+      const direct: number[] = [];
+      const through: number[] = [];
+      for (let index = 0; index < options.samples; index += 1) {
+        direct.push(await timeToFirstToken(standIn.url));
+        through.push(await timeToFirstDelta(service!.baseUrl, key));
+      }
+      calls += options.samples;
+      return { direct, through, added: through.map((value, index) => value - direct[index]!) };
+    };
+    const early = await sample();
+    while (calls < steadyCalls) {
+      await timeToFirstToken(standIn.url);
+      await timeToFirstDelta(service.baseUrl, key);
+      calls += 1;
     }
+    const steady = await sample();
     const baselineName = "the stand-in model's whole reply, fetched directly";
-    const added = through.map((value, index) => value - direct[index]!);
+    const after = {
+      early: `median of ${options.samples} after a warm-up of ${warmupCalls} calls and ${warmupMs / 1000} s`,
+      steady: `median of ${options.samples} in steady state (after ${calls - options.samples} calls)`,
+    };
+    const modelCase = "genie chat NDJSON, 4p (model path)";
     return [
       {
-        case: "genie chat NDJSON, 4p (model path)",
-        measure: `time to first delta, median of ${options.samples} after a warm-up of ${warmupCalls} calls and ${warmupMs / 1000} s`,
+        case: modelCase,
+        measure: `time to first delta, ${after.early}`,
         unit: "ms",
-        service: median(through),
-        baseline: median(direct),
+        service: median(early.through),
+        baseline: median(early.direct),
         baselineName,
       },
       {
-        case: "genie chat NDJSON, 4p (model path)",
-        measure: `time the service adds to the model, median of ${options.samples} after a warm-up of ${warmupCalls} calls and ${warmupMs / 1000} s`,
+        case: modelCase,
+        measure: `time the service adds to the model, ${after.early}`,
         unit: "ms",
-        service: median(added),
+        service: median(early.added),
+        baseline: null,
+        baselineName: "—",
+      },
+      {
+        case: modelCase,
+        measure: `time to first delta, ${after.steady}`,
+        unit: "ms",
+        service: median(steady.through),
+        baseline: median(steady.direct),
+        baselineName,
+      },
+      {
+        case: modelCase,
+        measure: `time the service adds to the model, ${after.steady}`,
+        unit: "ms",
+        service: median(steady.added),
         baseline: null,
         baselineName: "—",
         target: { maximum: 5 },

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { benchCatalogue, prepareCatalogue, type Settings } from "./catalogue.ts";
+import { benchCatalogue, keysPerRound, prepareCatalogue, type Settings } from "./catalogue.ts";
 import { fundedDeveloperOverHttp as fundedDeveloper } from "../test/support/server-process.ts";
 import { benchInProcess } from "./in-process.ts";
 import { benchModelPath } from "./model-path.ts";
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     const payer = await fundedDeveloper(service.baseUrl, { keys: 1, topUpPence: 10000 });
     const keys = { subjects: reader.keys[0]!, tree: reader.keys[1]!, search: reader.keys[2]! };
     const roundKeys: string[] = [];
-    while (roundKeys.length < settings.rounds * 2)
+    while (roundKeys.length < settings.rounds * 2 * keysPerRound)
       roundKeys.push(...(await fundedDeveloper(service.baseUrl, { keys: 5, topUpPence: 1000 })).keys);
     const catalogue = await prepareCatalogue(service, keys);
     const paid = await preparePaid(service.target, payer.keys[0]!);
@@ -117,9 +117,10 @@ async function main(): Promise<void> {
   rows.push(
     ...(await benchModelPath({
       serviceEnv,
-      samples: quick ? 5 : 30,
+      samples: quick ? 5 : 50,
       warmupMs: quick ? 500 : 2000,
       warmupCalls: quick ? 50 : 200,
+      steadyCalls: quick ? 100 : 1000,
     })),
   );
 
