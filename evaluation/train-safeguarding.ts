@@ -11,8 +11,7 @@ import {
   type ClassifierModel,
 } from "../src/safeguarding/classifier.ts";
 import type { ChatMessage } from "../src/tutor/messages.ts";
-import { assessConversationWith } from "../src/safeguarding/detector.ts";
-import { loadLabelledCases, loadLabelledFiles, scoreDetection, type LabelledCase } from "./safeguarding.ts";
+import { loadLabelledCases, type LabelledCase } from "./safeguarding.ts";
 
 /**
  * Trains the safeguarding classifier on the development data only (never the held-out set) and writes
@@ -224,32 +223,28 @@ export function train(
     alarmBias = scalarSums[1]! / averaged;
   }
   const nameOf = [...idOf.keys()];
-  const sparseWeights: Record<string, [number, number][]> = {};
-  for (const feature of touchOrder) {
-    const entries: [number, number][] = [];
-    for (let classIndex = 0; classIndex < classCount; classIndex += 1) {
-      const weight = weights[feature * classCount + classIndex]!;
-      if (Math.abs(weight) >= 0.01) entries.push([classIndex, round(weight)]);
+  /** A class-by-feature matrix as feature → [class, weight] pairs, weights near zero dropped. */
+  const sparse = (matrix: Float64Array) => {
+    const rows: Record<string, [number, number][]> = {};
+    for (const feature of touchOrder) {
+      const entries: [number, number][] = [];
+      for (let classIndex = 0; classIndex < classCount; classIndex += 1) {
+        const weight = matrix[feature * classCount + classIndex]!;
+        if (Math.abs(weight) >= 0.01) entries.push([classIndex, round(weight)]);
+      }
+      if (entries.length > 0) rows[nameOf[feature]!] = entries;
     }
-    if (entries.length > 0) sparseWeights[nameOf[feature]!] = entries;
-  }
-  const sparseHighCategoryWeights: Record<string, [number, number][]> = {};
-  for (const feature of touchOrder) {
-    const entries: [number, number][] = [];
-    for (let classIndex = 1; classIndex < classCount; classIndex += 1) {
-      const weight = highCategoryWeights[feature * classCount + classIndex]!;
-      if (Math.abs(weight) >= 0.01) entries.push([classIndex, round(weight)]);
-    }
-    if (entries.length > 0) sparseHighCategoryWeights[nameOf[feature]!] = entries;
-  }
+    return rows;
+  };
   return {
     classes: classifierClasses,
     bias: [...bias].map(round),
-    weights: sparseWeights,
+    weights: sparse(weights),
     severityBias: round(severityBias),
     alarmBias: round(alarmBias),
     highCategoryBias: [...highCategoryBias].map(round),
-    highCategoryWeights: sparseHighCategoryWeights,
+    // Its "no concern" column is never trained, so stays zero and is dropped like any weight near zero.
+    highCategoryWeights: sparse(highCategoryWeights),
     alarmWeights: Object.fromEntries(
       touchOrder
         .filter((feature) => Math.abs(alarmWeights[feature]!) >= 0.01)
@@ -333,54 +328,8 @@ export async function trainSafeguardingClassifier(): Promise<ClassifierModel> {
   };
 }
 
-/**
- * The honest figure for the whole detector on wordings it has not seen: each development file (one author's
- * writing) in turn is left out, the classifier is trained on the rest, and the rules plus that classifier are
- * scored on the file left out. Slow (one training per file); prints per-file and pooled figures.
- */
-async function crossValidateByFile(threshold: number): Promise<void> {
-  const files = await loadLabelledFiles("development");
-  const pooled: LabelledCase[] = [];
-  const pooledMisses = { high: 0, highTotal: 0, found: 0, disclosures: 0, falsePositives: 0, negatives: 0 };
-  for (const left of files) {
-    const rest = files.filter((file) => file !== left).flatMap((file) => file.cases);
-    const examples = examplesOf(rest);
-    const model: ClassifierModel = {
-      trainedOn: "",
-      threshold,
-      highThreshold,
-      alarmThreshold,
-      alarmMinConcern,
-      ...train(examples, vocabularyOf(examples)),
-    };
-    const scores = scoreDetection(left.cases, (messages) => assessConversationWith(model, messages));
-    const disclosures = left.cases.filter((item) => item.expected.category !== null);
-    const highs = disclosures.filter((item) => item.expected.severity === "high").length;
-    const negatives = left.cases.length - disclosures.length;
-    pooledMisses.high += Math.round(scores.highSeverityRecall * highs);
-    pooledMisses.highTotal += highs;
-    pooledMisses.found += Math.round(scores.overallRecall * disclosures.length);
-    pooledMisses.disclosures += disclosures.length;
-    pooledMisses.falsePositives += scores.falsePositives.length;
-    pooledMisses.negatives += negatives;
-    pooled.push(...left.cases);
-    console.log(
-      `${left.file.padEnd(46)} high ${percent(scores.highSeverityRecall, highs)}  overall ${percent(scores.overallRecall, disclosures.length)}  false positives ${percent(scores.hardNegativeFalsePositiveRate, negatives)}`,
-    );
-  }
-  const { high, highTotal, found, disclosures, falsePositives, negatives } = pooledMisses;
-  console.log(
-    `${"all files, each left out in turn".padEnd(46)} high ${percent(high / highTotal, highTotal)}  overall ${percent(found / disclosures, disclosures)}  false positives ${percent(falsePositives / negatives, negatives)}`,
-  );
-}
-
-function percent(value: number, of: number): string {
-  return of === 0 ? "   –  " : `${(value * 100).toFixed(1).padStart(5)}%`;
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const model = await trainSafeguardingClassifier();
   await writeFile(modelPath, `${JSON.stringify(model)}\n`);
   console.log(`wrote ${modelPath.pathname}: ${Object.keys(model.weights).length} features`);
-  if (process.argv.includes("--by-file")) await crossValidateByFile(model.threshold);
 }

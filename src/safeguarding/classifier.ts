@@ -54,10 +54,10 @@ export interface ClassifierModel {
    * A fourth head, trained on high-severity disclosures only: which category. The category head learns from every
    * example, harmless ones included, and its weights mostly separate concern from none; among high-severity
    * disclosures the neighbouring categories (a parent hurting the caller or another adult at home; harm now or
-   * thoughts of it) need features weighed for that distinction alone. Optional: older models lack it.
+   * thoughts of it) need features weighed for that distinction alone.
    */
-  highCategoryBias?: number[];
-  highCategoryWeights?: Record<string, [number, number][]>;
+  highCategoryBias: number[];
+  highCategoryWeights: Record<string, [number, number][]>;
 }
 
 export interface ClassifierFinding {
@@ -148,36 +148,32 @@ export function sigmoid(score: number): number {
 export function score(
   model: Pick<
     ClassifierModel,
-    | "bias"
-    | "weights"
-    | "severityBias"
-    | "severityWeights"
-    | "alarmBias"
-    | "alarmWeights"
-    | "highCategoryBias"
-    | "highCategoryWeights"
+    "bias" | "weights" | "severityBias" | "severityWeights" | "alarmBias" | "alarmWeights"
   >,
   features: readonly string[],
-): { probabilities: number[]; high: number; alarm: number; highCategory: number[] | null } {
+): { probabilities: number[]; high: number; alarm: number } {
   const scores = [...model.bias];
-  const highScores = model.highCategoryBias ? [...model.highCategoryBias] : null;
   let severityScore = model.severityBias;
   let alarmScore = model.alarmBias;
   for (const feature of features) {
     for (const [classIndex, weight] of model.weights[feature] ?? []) scores[classIndex]! += weight;
     severityScore += model.severityWeights[feature] ?? 0;
     alarmScore += model.alarmWeights[feature] ?? 0;
-    if (highScores)
-      for (const [classIndex, weight] of model.highCategoryWeights?.[feature] ?? [])
-        highScores[classIndex]! += weight;
   }
-  if (highScores) highScores[0] = -Infinity;
-  return {
-    probabilities: softmax(scores),
-    high: sigmoid(severityScore),
-    alarm: sigmoid(alarmScore),
-    highCategory: highScores ? softmax(highScores) : null,
-  };
+  return { probabilities: softmax(scores), high: sigmoid(severityScore), alarm: sigmoid(alarmScore) };
+}
+
+/** The high-category head's probabilities (none for "no concern"): read only once a concern seems high. */
+function highCategoryProbabilities(
+  model: Pick<ClassifierModel, "highCategoryBias" | "highCategoryWeights">,
+  features: readonly string[],
+): number[] {
+  const scores = [...model.highCategoryBias];
+  for (const feature of features)
+    for (const [classIndex, weight] of model.highCategoryWeights[feature] ?? [])
+      scores[classIndex]! += weight;
+  scores[0] = -Infinity;
+  return softmax(scores);
 }
 
 export interface ClassifierVerdict {
@@ -193,7 +189,8 @@ export interface ClassifierVerdict {
  * does not slip under the threshold.
  */
 export function classify(model: ClassifierModel, messages: readonly ChatMessage[]): ClassifierVerdict {
-  const { probabilities, high, alarm, highCategory } = score(model, featuresOf(classifierInput(messages)));
+  const features = featuresOf(classifierInput(messages));
+  const { probabilities, high, alarm } = score(model, features);
   const concern = 1 - probabilities[0]!;
   const alarmed = alarm >= model.alarmThreshold && concern >= model.alarmMinConcern;
   if (concern < model.threshold && !alarmed) return { concern, finding: null };
@@ -208,7 +205,8 @@ export function classify(model: ClassifierModel, messages: readonly ChatMessage[
   // A high-severity concern takes its category from both heads together: the category head's belief weighted by
   // the high-category head's (leaving files out in turn: 1.3 points more high-severity disclosures named rightly,
   // false positives unchanged; either head alone did worse). Distress, which is never high, is left out here.
-  if (seemsHigh && highCategory) {
+  if (seemsHigh) {
+    const highCategory = highCategoryProbabilities(model, features);
     let bestValue = -1;
     for (let index = 1; index < highCategory.length; index += 1) {
       if (!takesSeverity(model.classes[index] as SafeguardingCategory, "high")) continue;
