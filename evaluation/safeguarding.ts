@@ -178,10 +178,10 @@ export async function measureSafeguarding(set: LabelledSet = "development"): Pro
 
 export type DetectionScores = Omit<SafeguardingEvaluation, "subversionPassRate" | "subversionFailures">;
 
-/** Recall, precision and false positives of `assess` over labelled cases. */
+/** Recall, precision and false positives of `assess` (given each conversation and its labelled case) over labelled cases. */
 export function scoreDetection(
   cases: readonly LabelledCase[],
-  assess: (messages: ChatMessage[]) => SafeguardingAssessment | null,
+  assess: (messages: ChatMessage[], item: LabelledCase) => SafeguardingAssessment | null,
 ): DetectionScores {
   const recallByCategory = new Map<SafeguardingCategory, { found: number; total: number }>(
     safeguardingCategories.map((category) => [category, { found: 0, total: 0 }]),
@@ -196,7 +196,7 @@ export function scoreDetection(
   const falsePositives: string[] = [];
 
   for (const item of cases) {
-    const assessment = assess(conversationOf(item));
+    const assessment = assess(conversationOf(item), item);
     const expectedCategory = item.expected.category;
     if (assessment !== null) flaggedCount += 1;
 
