@@ -215,6 +215,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       publicUrl,
       trustProxy: config.TRUST_PROXY,
       isWithdrawn: (endpoint) => withdrawals.isWithdrawn(endpoint),
+      recordUsage: (accountId, kind) => billing.usage.record(accountId, kind),
       registerApiRoutes: (api) => {
         billing.registerApiHooks(api);
         registerIdempotency(api, billing.idempotency);

@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { apiPrefix } from "../http/api-conventions.ts";
 import type { ApiRouteGuard } from "../http/api-guard.ts";
 import { ApiError } from "../http/errors.ts";
+import { prepareBody, sendPrepared, type PreparedBody } from "../http/prepared-body.ts";
 import {
   examBoardNames,
   filterSubjects,
@@ -56,17 +56,6 @@ const examBoardParam = z
     return parsed;
   });
 
-/** A response body serialised and encoded once, with the strong validator clients can send back. */
-interface PreparedBody {
-  bytes: Buffer;
-  etag: string;
-}
-
-function prepare(value: unknown): PreparedBody {
-  const bytes = Buffer.from(JSON.stringify(value));
-  return { bytes, etag: `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 32)}"` };
-}
-
 /**
  * Prepared once per distinct request: the catalogue never changes while the process runs, so neither do these
  * bodies. Only keys that name something real are kept, so made-up ids cannot grow the cache.
@@ -83,23 +72,6 @@ function memoise(compute: (key: string) => PreparedBody | null): (key: string) =
     }
     return value;
   };
-}
-
-/** RFC 9110 If-None-Match: a list of entity tags (weak comparison) or `*`. */
-function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  if (ifNoneMatch.trim() === "*") return true;
-  return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
-}
-
-/**
- * The prepared bytes, or 304 Not Modified when the client already holds them. The handlers that call it are plain
- * functions, not async ones: nothing is awaited, and a promise per request is work for nothing.
- */
-function sendPrepared(request: FastifyRequest, reply: FastifyReply, body: PreparedBody): FastifyReply {
-  reply.header("etag", body.etag);
-  if (matchesEtag(request.headers["if-none-match"], body.etag)) return reply.code(304).send();
-  return reply.type("application/json; charset=utf-8").send(body.bytes);
 }
 
 const conditionalNote =
@@ -119,22 +91,23 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
       qualification: parseQualification(qualification ?? "") ?? undefined,
       examBoardId: parseExamBoard(examBoardId ?? "") ?? undefined,
     }).map(subjectView);
-    return prepare({ subjects, count: subjects.length });
+    return prepareBody({ subjects, count: subjects.length });
   });
   const treeJson = memoise((subjectId) => {
     const subject = catalogue.subjectById.get(subjectId);
-    return subject ? prepare(treeView(subject)) : null;
+    return subject ? prepareBody(treeView(subject)) : null;
   });
   const specPointsJson = memoise((subtopicId) => {
     const subtopic = catalogue.subtopicById.get(subtopicId);
     const subject = subtopic ? catalogue.subjectById.get(subtopic.subjectId) : undefined;
-    return subtopic && subject ? prepare(specPointsView(subtopic, subject)) : null;
+    return subtopic && subject ? prepareBody(specPointsView(subtopic, subject)) : null;
   });
 
   routes.get(
     `${apiPrefix}/subjects`,
     {
-      config: { guard: dataGuard },
+      // Without a query string, the unfiltered list.
+      config: { guard: dataGuard, prepared: () => subjectListJson("|") },
       schema: {
         tags,
         summary: "List specifications",
@@ -154,7 +127,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
   routes.get(
     `${apiPrefix}/subjects/:subjectId/tree`,
     {
-      config: { guard: dataGuard },
+      config: { guard: dataGuard, prepared: treeJson },
       schema: {
         tags,
         summary: "A specification's topics and subtopics",
@@ -207,7 +180,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, dependencies: { ca
   routes.get(
     `${apiPrefix}/subtopics/:subtopicId/spec-points`,
     {
-      config: { guard: dataGuard },
+      config: { guard: dataGuard, prepared: specPointsJson },
       schema: {
         tags,
         summary: "Specification references for a subtopic",

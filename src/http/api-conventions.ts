@@ -26,11 +26,22 @@ export function isApiPath(url: string): boolean {
  * Headers on every /api/v1 response: success, error, 404, 429, preflight and streams alike. Names are given in
  * lower case, as Fastify stores them (and HTTP/1.1 sends them): a mixed-case name is lowered again on every request.
  */
+export const apiHeaderPairs: readonly string[] = [
+  "cache-control",
+  "private, no-store",
+  "access-control-allow-origin",
+  "*",
+  "access-control-expose-headers",
+  exposedHeaders,
+];
+
 export function applyApiHeaders(reply: FastifyReply): void {
-  reply.header("cache-control", "private, no-store");
-  reply.header("access-control-allow-origin", "*");
-  reply.header("access-control-expose-headers", exposedHeaders);
+  for (let index = 0; index < apiHeaderPairs.length; index += 2)
+    reply.header(apiHeaderPairs[index]!, apiHeaderPairs[index + 1]);
 }
+
+/** A request that takes at least this long is logged at info even when it succeeds. */
+export const slowRequestMs = 1000;
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.code === "method_not_allowed" && !reply.hasHeader("Allow"))

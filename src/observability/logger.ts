@@ -31,6 +31,11 @@ export function loggerOptions(level: string): LoggerOptions {
 const levelRanks: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
 type LevelName = "fatal" | "error" | "warn" | "info" | "debug" | "trace";
 
+/** Whether a line at `level` would be written (pino's isLevelEnabled, which Fastify's logger type omits). */
+export function logsAt(logger: FastifyBaseLogger, level: LevelName): boolean {
+  return levelRanks[level]! >= (levelRanks[logger.level] ?? Number.POSITIVE_INFINITY);
+}
+
 /**
  * A request's logger that makes its pino child (bound to the request id) only when a line is written at an enabled
  * level. Fastify makes a child for every request, and making one (its bindings serialised, its level methods set

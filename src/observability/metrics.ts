@@ -76,16 +76,31 @@ export class HttpRequestMetrics {
   }
 }
 
+const laneName = "syllabi_prepared_lane_answers_total";
+const laneHelp =
+  "Requests answered by the prepared lane before the router (the rest of the data calls took the router)";
+
+/** How many requests the prepared lane answered: a plain number, as the lane itself counts on the hot path. */
+export class PreparedLaneMetrics {
+  answered = 0;
+
+  exposition(): string {
+    return `# HELP ${laneName} ${laneHelp}\n# TYPE ${laneName} counter\n${laneName} ${this.answered}\n`;
+  }
+}
+
 /** One registry per app instance (never the global one), so tests and several apps in a process stay apart. */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const http = new HttpRequestMetrics();
+  const preparedLane = new PreparedLaneMetrics();
   return {
     registry,
     http,
+    preparedLane,
     /** Everything /metrics serves: the process's default metrics, ours, and the HTTP requests'. */
-    exposition: async () => `${await registry.metrics()}\n${http.exposition()}`,
+    exposition: async () => `${await registry.metrics()}\n${http.exposition()}\n${preparedLane.exposition()}`,
     safeguardingEvents: new Counter({
       name: "syllabi_safeguarding_events_total",
       help: "Safeguarding detections by category and severity (never any message text)",
