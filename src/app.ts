@@ -111,7 +111,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     // Node's server as Fastify would make it, with the prepared lane in front of the router.
     serverFactory: (router, options) => {
       const server = http.createServer((request, response) => {
-        if (!lane?.answer(request, response, () => router(request, response))) router(request, response);
+        const toRouter = () => router(request, response);
+        if (lane) lane.handle(request, response, toRouter);
+        else toRouter();
       });
       // Fastify has filled in its defaults by now; its types do not say so.
       const timeouts = options as {

@@ -124,14 +124,36 @@ export class PreparedLane {
     // Shared (Redis) limits: the count is asked for; a refusal then goes to the router after all.
     const chosen = route;
     const prepared = body;
-    rateLimits.consumeForKey(principal.keyId, guard.ai).then(
-      (shared) => {
+    rateLimits
+      .consumeForKey(principal.keyId, guard.ai)
+      .then((shared) => {
         if (shared.allowed) this.send(request, response, chosen, prepared, principal, shared, startedAt);
         else router();
-      },
-      () => router(),
-    );
+      })
+      .catch((error: unknown) => this.recover(error, response, router));
     return true;
+  }
+
+  /**
+   * Node's request listener: the lane's answer, or the router's. A fault in the lane (a bug) must not take the
+   * process down with an uncaught exception: the router answers instead, or the connection is closed if the
+   * lane had already begun its answer.
+   */
+  handle(request: IncomingMessage, response: ServerResponse, router: () => void): void {
+    let answered = false;
+    try {
+      answered = this.answer(request, response, router);
+    } catch (error) {
+      this.recover(error, response, router);
+      return;
+    }
+    if (!answered) router();
+  }
+
+  private recover(error: unknown, response: ServerResponse, router: () => void): void {
+    this.dependencies.logger.error({ err: error }, "prepared lane failed; the router answers instead");
+    if (response.headersSent) response.destroy();
+    else router();
   }
 
   private match(route: LaneRoute, url: string): PreparedBody | null {
