@@ -184,6 +184,10 @@ export class PreparedLane {
     headers.push("etag", body.etag);
     const notModified = matchesEtag(request.headers["if-none-match"], body.etag);
     const statusCode = notModified ? 304 : 200;
+    // Corked, the head and the body leave in one writev: end(body) alone writes the head, then the body, as two
+    // system calls and two TCP segments (Fastify's write-then-end corks the same way, until the next tick).
+    const socket = response.socket;
+    socket?.cork();
     if (notModified) {
       response.writeHead(statusCode, headers);
       response.end();
@@ -192,6 +196,7 @@ export class PreparedLane {
       response.writeHead(statusCode, headers);
       response.end(body.bytes);
     }
+    socket?.uncork();
     const { metrics, logger, recordUsage } = this.dependencies;
     if (route.usageKind !== null) recordUsage?.(principal.accountId, route.usageKind);
     const responseTimeMs = performance.now() - startedAt;
