@@ -125,8 +125,9 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-round9-indirect.jsonl",
     "safeguarding-heldout-4-retired.jsonl",
     "safeguarding-heldout-5-retired.jsonl",
+    "safeguarding-heldout-6-retired.jsonl",
   ],
-  "held-out": ["safeguarding-heldout-6.jsonl"],
+  "held-out": ["safeguarding-heldout-7.jsonl"],
 };
 
 export async function loadLabelledCases(set: LabelledSet = "development"): Promise<LabelledCase[]> {

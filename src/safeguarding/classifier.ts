@@ -179,6 +179,8 @@ function highCategoryProbabilities(
 export interface ClassifierVerdict {
   /** The chance of any concern: one minus the chance of "no concern". */
   concern: number;
+  /** The alarm head's chance that this is a high-severity disclosure. */
+  alarm: number;
   /** Null when `concern` is below the model's threshold. */
   finding: ClassifierFinding | null;
 }
@@ -193,7 +195,7 @@ export function classify(model: ClassifierModel, messages: readonly ChatMessage[
   const { probabilities, high, alarm } = score(model, features);
   const concern = 1 - probabilities[0]!;
   const alarmed = alarm >= model.alarmThreshold && concern >= model.alarmMinConcern;
-  if (concern < model.threshold && !alarmed) return { concern, finding: null };
+  if (concern < model.threshold && !alarmed) return { concern, alarm, finding: null };
   let best = 1;
   for (let index = 2; index < probabilities.length; index += 1) {
     // An alarm names a category that has a high level (low-level distress never stops tutoring).
@@ -215,9 +217,10 @@ export function classify(model: ClassifierModel, messages: readonly ChatMessage[
     }
   }
   const category = model.classes[best] as SafeguardingCategory | typeof noConcern | undefined;
-  if (category === undefined || category === noConcern) return { concern, finding: null };
+  if (category === undefined || category === noConcern) return { concern, alarm, finding: null };
   return {
     concern,
+    alarm,
     finding: {
       category,
       // Never a level the taxonomy does not use (distress alone is at most medium).

@@ -48,6 +48,12 @@ function loadedClassifierModel(): ClassifierModel {
 
 /** Below this chance of any concern, the classifier overrules a medium or low rule match. */
 const clearlyNoConcern = 0.05;
+/**
+ * Below this chance of any concern, and this chance of alarm, it overrules a high rule match that no direct
+ * first-person disclosure rule made (an idiom or a harmless use of a worrying word the rules did not blank).
+ */
+const surelyNoConcern = 1e-4;
+const surelyNoAlarm = 0.05;
 
 /** How many earlier caller turns can give meaning to a short reply such as "yes" or "tonight". */
 const contextTurns = 3;
@@ -85,8 +91,22 @@ export function assessConversationWith(
   const verdict = classify(model, messages);
   const classified = verdict.finding;
   // A medium or low rule match in a message the classifier is sure carries no concern is a phrase out of context
-  // (leaving files out in turn: 0.6 points fewer false positives, no high-severity disclosure lost). Never a high one.
+  // (leaving files out in turn: 0.6 points fewer false positives, no high-severity disclosure lost).
   if (classified === null && best !== null && best.severity !== "high" && verdict.concern < clearlyNoConcern)
+    best = null;
+  // A high one only when both its heads are near-certain, never one from a direct first-person disclosure rule, and
+  // never one from the earlier turns or a check-in answer (the classifier does not read the tutor's question).
+  // Leaving files out in turn: false positives 7.1% → 6.3%, high-severity recall 85.2% either way (two
+  // disclosures lost against 60 false positives cleared; without the alarm's say, three more of each).
+  if (
+    classified === null &&
+    best !== null &&
+    best.severity === "high" &&
+    best.direct !== true &&
+    best !== fromContext &&
+    verdict.concern < surelyNoConcern &&
+    verdict.alarm < surelyNoAlarm
+  )
     best = null;
   if (
     classified !== null &&

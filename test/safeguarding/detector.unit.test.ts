@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { categoryGates, detectionRules } from "../../src/safeguarding/detection-rules.ts";
-import { assessConversation, assessMessage } from "../../src/safeguarding/detector.ts";
+import { classifierClasses, type ClassifierModel } from "../../src/safeguarding/classifier.ts";
+import {
+  assessConversation,
+  assessConversationWith,
+  assessMessage,
+} from "../../src/safeguarding/detector.ts";
 import { normalise } from "../../src/safeguarding/normalise.ts";
 import type { ChatMessage } from "../../src/tutor/messages.ts";
 import { loadLabelledCases } from "../../evaluation/safeguarding.ts";
@@ -143,6 +148,66 @@ describe("assessConversation: context from earlier turns", () => {
 
   it("returns null for an empty conversation", () => {
     expect(assessConversation([])).toBeNull();
+  });
+});
+
+/** A classifier with no features that is certain of "no concern" and, unless told otherwise, of no alarm. */
+function certainModel(alarmBias = -50): ClassifierModel {
+  const zeros = classifierClasses.map(() => 0);
+  return {
+    trainedOn: "",
+    classes: classifierClasses,
+    threshold: 0.995,
+    highThreshold: 0.3,
+    alarmThreshold: 0.4,
+    alarmMinConcern: 0.3,
+    bias: [50, ...zeros.slice(1)],
+    weights: {},
+    severityBias: 0,
+    severityWeights: {},
+    alarmBias,
+    alarmWeights: {},
+    highCategoryBias: zeros,
+    highCategoryWeights: {},
+  };
+}
+
+describe("the classifier overruling a high rule match", () => {
+  const user = (content: string): ChatMessage[] => [{ role: "user", content }];
+
+  it("clears one no direct disclosure rule made when it is certain there is no concern", () => {
+    for (const content of [
+      "coach made us do suicides at training and my legs are dead",
+      "i cut my thumb chopping onions and there was blood everywhere",
+    ]) {
+      expect(assessMessage(content)?.severity).toBe("high");
+      expect(assessConversationWith(certainModel(), user(content))).toBeNull();
+    }
+  });
+
+  it("never overrules a direct first-person disclosure", () => {
+    for (const [content, category] of [
+      ["i want to kill myself", "self_harm_suicide"],
+      ["my dad hits me", "abuse_neglect"],
+    ] as const) {
+      const assessment = assessConversationWith(certainModel(), user(content));
+      expect(assessment?.category).toBe(category);
+      expect(assessment?.severity).toBe("high");
+    }
+  });
+
+  it("keeps the rule match when the alarm head is not sure too", () => {
+    const content = "coach made us do suicides at training and my legs are dead";
+    expect(assessConversationWith(certainModel(0), user(content))?.severity).toBe("high");
+  });
+
+  it("never overrules an answer to a check-in question, which it cannot read", () => {
+    const assessment = assessConversationWith(certainModel(), [
+      { role: "user", content: "can we stop for a bit" },
+      { role: "assistant", content: "Of course. Can I ask, are you safe right now?" },
+      { role: "user", content: "no" },
+    ]);
+    expect(assessment?.category).toBe("immediate_danger");
   });
 });
 
