@@ -126,6 +126,8 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-heldout-4-retired.jsonl",
     "safeguarding-heldout-5-retired.jsonl",
     "safeguarding-heldout-6-retired.jsonl",
+    "safeguarding-round10-boundaries.jsonl",
+    "safeguarding-round10-lookalikes.jsonl",
   ],
   "held-out": ["safeguarding-heldout-7.jsonl"],
 };
