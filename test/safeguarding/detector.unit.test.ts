@@ -172,7 +172,7 @@ function certainModel(alarmBias = -50): ClassifierModel {
   };
 }
 
-describe("the classifier overruling a high rule match", () => {
+describe("the classifier overruling a rule match", () => {
   const user = (content: string): ChatMessage[] => [{ role: "user", content }];
 
   it("clears one no direct disclosure rule made when it is certain there is no concern", () => {
@@ -199,6 +199,25 @@ describe("the classifier overruling a high rule match", () => {
   it("keeps the rule match when the alarm head is not sure too", () => {
     const content = "coach made us do suicides at training and my legs are dead";
     expect(assessConversationWith(certainModel(0), user(content))?.severity).toBe("high");
+  });
+
+  it("lets it move a direct suicidal disclosure to immediate danger, and to nothing else", () => {
+    const sure = (category: string): ClassifierModel => {
+      const model = certainModel(50);
+      const at = classifierClasses.indexOf(category as (typeof classifierClasses)[number]);
+      model.bias = classifierClasses.map((_, index) => (index === at ? 50 : 0));
+      model.highCategoryBias = classifierClasses.map((_, index) => (index === at ? 50 : 0));
+      model.severityBias = 50;
+      return model;
+    };
+    const content = "i want to kill myself";
+    expect(assessConversationWith(sure("immediate_danger"), user(content))?.category).toBe(
+      "immediate_danger",
+    );
+    expect(assessConversationWith(sure("abuse_neglect"), user(content))?.category).toBe("self_harm_suicide");
+    expect(assessConversationWith(sure("immediate_danger"), user("my dad hits me"))?.category).toBe(
+      "abuse_neglect",
+    );
   });
 
   it("never overrules an answer to a check-in question, which it cannot read", () => {
