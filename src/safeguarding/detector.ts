@@ -127,7 +127,7 @@ export function assessMessage(content: string): SafeguardingAssessment | null {
 }
 
 function assessText(normalisedText: string): Finding | null {
-  const text = blankIdioms(normalisedText);
+  const text = blankIdioms(possessiveMe(normalisedText));
   const isAcademic = academicFraming.test(text);
   const scores = new Map<SafeguardingCategory, { weight: number; severity: Severity; direct: boolean }>();
   const openGates = new Map<SafeguardingCategory, boolean>();
@@ -307,6 +307,18 @@ function assessFollowUp(messages: ChatMessage[], latestIndex: number, latestText
     return { category: "immediate_danger", severity: "high" };
   }
   return earlier;
+}
+
+/**
+ * "me dad battered me mam": in many voices "me" before a person is "my", and read as the one hurt it made a
+ * disclosure of violence between adults look like abuse of the writer. For the rules only (the classifier learns
+ * its own reading of "me").
+ */
+const possessiveMePattern =
+  /\bme (mum|mums|dad|dads|da|ma|maw|nan|nana|gran|grandad|stepdad|stepmum|brother|brothers|sister|sisters|stepbrother|stepsister|uncle|aunt|auntie|cousin|fella|boyfriend|girlfriend|partner|bairn|bairns|mate|mates|family|parents|ex)\b/g;
+
+function possessiveMe(text: string): string {
+  return text.replace(possessiveMePattern, "my $1");
 }
 
 function blankIdioms(text: string): string {

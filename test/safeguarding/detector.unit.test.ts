@@ -70,6 +70,16 @@ describe("assessMessage: academic discussion and idioms are not flagged", () => 
   });
 });
 
+describe("assessMessage: 'me' for 'my' before a person", () => {
+  it.each([
+    ["me dad battered me mam last night", "domestic_abuse"],
+    ["me stepdad choked me mam", "domestic_abuse"],
+    ["me mam slapped me again", "abuse_neglect"],
+  ])("%s → %s", (text, category) => {
+    expect(categoryOf(text)).toBe(category);
+  });
+});
+
 describe("severity and precedence", () => {
   it("puts risk to life above everything else in the same message", () => {
     const assessment = assessMessage("I'm being bullied every day and I want to kill myself");
