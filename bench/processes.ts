@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { freePort } from "../test/support/server-process.ts";
 import type { HttpTarget } from "./http-load.ts";
@@ -48,24 +46,6 @@ async function cpuOf(pid: number | undefined): Promise<number | null> {
   }
 }
 
-/** The last `bytes` of a file, for an error message; empty if it cannot be read. */
-function tailOf(file: string, bytes: number): string {
-  try {
-    const size = statSync(file).size;
-    const start = Math.max(0, size - bytes);
-    const buffer = Buffer.alloc(size - start);
-    const fd = openSync(file, "r");
-    try {
-      readSync(fd, buffer, 0, buffer.length, start);
-    } finally {
-      closeSync(fd);
-    }
-    return buffer.toString("utf8");
-  } catch {
-    return "";
-  }
-}
-
 async function waitUntilReady(
   child: ChildProcess,
   url: string,
@@ -95,28 +75,26 @@ export async function startProcess(options: {
   readyPath: string;
   timeoutMs?: number;
 }): Promise<StartedProcess> {
-  // The child writes its output (a log line per request at the default level) straight to a file: piped into
-  // this process, it would cost the load generator, which shares the two cores with the server, CPU for every
-  // line the service logs and none for the silent baseline.
-  const outputDirectory = mkdtempSync(path.join(os.tmpdir(), "syllabi-bench-output-"));
-  const outputPath = path.join(outputDirectory, "output.log");
-  const outputFd = openSync(outputPath, "a");
   const startedAt = performance.now();
   const child = spawn(process.execPath, options.args, {
     cwd: repositoryRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
-    stdio: ["ignore", outputFd, outputFd],
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  closeSync(outputFd);
-  child.once("exit", () => rmSync(outputDirectory, { recursive: true, force: true }));
-  const output = () => tailOf(outputPath, 4000);
+  let output = "";
+  // Keep only the tail: a service logging every request must not grow the benchmark's memory.
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString("utf8")).slice(-4000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const readyMs = await waitUntilReady(
     child,
     `${baseUrl}${options.readyPath}`,
     startedAt,
     options.timeoutMs ?? 60_000,
-    output,
+    () => output,
   );
   return {
     target: { host: "127.0.0.1", port: options.port },
