@@ -112,7 +112,8 @@ export function assessConversationWith(
     classified !== null &&
     (best === null ||
       severities.indexOf(classified.severity) > severities.indexOf(best.severity) ||
-      (classified.severity === best.severity && (best.direct !== true || escalates(best, classified))))
+      (classified.severity === best.severity &&
+        (best.direct !== true || mayMoveToImmediateDanger(best, classified))))
   )
     // The precedence rule holds whoever names the category: thoughts of suicide with a time or the means at hand.
     best = escalate(classified, latestText);
@@ -225,7 +226,7 @@ function findCountableMatch(
  * service self-harm does, with 999 before them. Leaving files out in turn: high-severity recall 85.6% → 85.7%,
  * immediate danger named rightly 851 → 860 of 1,040, self-harm 1,253 → 1,250 of 1,413, false positives unchanged.
  */
-function escalates(ruled: Finding, classified: ClassifierFinding): boolean {
+function mayMoveToImmediateDanger(ruled: Finding, classified: ClassifierFinding): boolean {
   return (
     ruled.category === "self_harm_suicide" &&
     classified.category === "immediate_danger" &&
