@@ -18,6 +18,7 @@ import type { DetectionRule } from "./detection-rules.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { classify, type ClassifierFinding, type ClassifierModel } from "./classifier.ts";
+import { settleBoundaries } from "./boundaries.ts";
 import { conceptRules } from "./concept-rules.ts";
 import { normalise } from "./normalise.ts";
 import { buildAssessment, outranks, severities } from "./taxonomy.ts";
@@ -118,6 +119,14 @@ export function assessConversationWith(
     // The precedence rule holds whoever names the category: thoughts of suicide with a time or the means at hand.
     best = escalate(classified, latestText);
 
+  if (best !== null) {
+    const earlierTurns = messages
+      .slice(0, latestIndex)
+      .filter((message) => message.role === "user")
+      .map((message) => normalise(message.content).text)
+      .join(" . ");
+    best = settleBoundaries(best, possessiveMe(latestText), earlierTurns);
+  }
   return best === null ? null : buildAssessment(best.category, best.severity);
 }
 

@@ -1,0 +1,123 @@
+import type { SafeguardingCategory, Severity } from "./taxonomy.ts";
+
+/**
+ * Settling the category at three boundaries where the classifier, a word model, most often names the wrong one of two
+ * neighbours for a high-severity disclosure. Each turns on something a word model reads badly and plain reading of
+ * the message gets right: who was hurt, whether the harm is happening now, and whose voice speaks of death.
+ * Each changes only a high-severity finding that is already one of its neighbours, so none can raise or hide a
+ * concern, only name it better. All read normalised text ("me mum" already read as "my mum").
+ *
+ * Leaving files out in turn (`npm run safeguarding:cv`): high-severity recall 86.2% → 87.4%, false positives
+ * unchanged (the rules are written from the development data, so this figure flatters them a little; the held-out
+ * set is the check).
+ */
+
+interface Finding {
+  category: SafeguardingCategory;
+  severity: Severity;
+}
+
+export function settleBoundaries<F extends Finding>(finding: F, text: string, earlierTurns: string): F {
+  if (finding.severity !== "high") return finding;
+  let category = finding.category;
+  category = byWhoWasHurt(category, text, earlierTurns) ?? category;
+  category = byHarmUnderway(category, text) ?? category;
+  category = byWhoseWordsOfDeath(category, text) ?? category;
+  return category === finding.category ? finding : { ...finding, category };
+}
+
+// Who was hurt: abuse of the caller, or violence between adults at home.
+
+/** Verbs of physical harm, by stem (any ending: "hit", "hitting", "slammin", "skelped"). */
+const hurtVerb =
+  "(?:hit|punch|kick|slap|beat|batter|smack|whack|shov|push|grab|strangl|chok|throttl|strik|struck|leather|thump|belt|burn|drag|yank|slam|bash|boot|bang|attack|hurt|stab|chuck|threw|throw|flung|fling|skelp|lamp|deck|clout|wallop|knock|pinn|broke|break|split|laid into|lays into|lay into|laying into|layin into)[a-z]*";
+/** An adult at home; "ma" only after "my" (alone it is often "my" itself). */
+const adultRelative =
+  "(?:(?:my|me|our) (?:ma|mas)|(?:my |me |our )?(?:mum|mam|mom|mother|mummy|mammy|nan|nana|nanna|gran|granny|grandma|aunty|auntie|aunt|amma|ammi|ammu|mama)s?|her)";
+const writerBody =
+  "(?:me|us|my (?:face|arm|arms|head|neck|fingers|finger|back|leg|legs|hand|hands|nose|tooth|teeth|ribs|rib|eye|eyes|eyebrow|hair|wrist|wrists|throat|stomach|chest|ear|lip|mouth|shoulder|skin|body))";
+/** The verb and who it landed on: "hit me", "threw a plate at my head". */
+const onto = (victim: string) => `${hurtVerb} (?:(?:[a-z]+ ){0,3}at |[a-z]+ )?${victim}\\b`;
+const writerHurt = new RegExp(
+  `\\b(?:${onto(writerBody)}|${onto(adultRelative)} and (?:me|us)\\b|(?:me|us) and (?:my |me )?(?:mum|mam|ma)s? (?:both )?get it\\b|i (?:get|got|was|am|been|have been|keep getting) (?:[a-z]+ )?(?:hit|punched|kicked|slapped|beaten|battered|smacked|hurt|strangled|choked|belted|leathered|burnt|burned|thrown)\\b|(?:gets|got|getting) handy with (?:me|us)\\b|(?:scared|afraid|terrified|frightened|bricking it) (?:to|of) (?:go|going|gan|gannin) (?:home|hame|hyem)\\b)`,
+);
+const adultHurt = new RegExp(
+  `\\b(?:${onto(adultRelative)}(?! (?:hair|phone))|(?:mum|mam|mom|mother|ma|nan|gran|aunty|auntie|she)s? (?:has |got |had |has got |is covered in |with )?(?:a |another |more |new )?(?:black eye|bruise|bruises|marks|broken|split lip|arm is in a sling))`,
+);
+/**
+ * People a message names, to find who did it. Someone else's partner ("mum's boyfriend", "her new fella") is tried
+ * first, so it is not read as the caller's own.
+ */
+const personNamed =
+  /\b(?:(?<other>(?:mum|mam|mom|mother|mama|maw|ma|dad|da|nan|gran|her|his|sister|brother|aunt|auntie|aunty)s?(?: new| drunk)? (?:bf|gf|boyfriend|girlfriend|partner|fella|man|husband|wife))|(?<partner>(?<!\b(?:a|about|from|with|of|for) (?:(?:my|me|ma|your) )?)(?:(?:my|me|ma|your) )?(?:bf|gf|boyfriend|girlfriend|fiance|fiancee)s?|(?:my|me|ma) (?:partner|fella|man|girl|lad|ex)s?|the (?:lad|boy|guy|girl|man) i am (?:seeing|with|going out with|talking to))|(?<carer>(?:mum|mam|mom|mother|mama|maw|dad|da|father|step[a-z]*|nan|gran|grandad|grandpa|uncle|aunt|auntie|aunty|carer|foster[a-z]*|cousin|brother|sister|teacher|coach|parent)s?))\b/g;
+
+/**
+ * "my mum's partner hits me" is abuse, "my dad hits my mum" domestic abuse, and a caller hurt by their own boyfriend
+ * or girlfriend is domestic abuse too. When the caller was hurt as well as an adult, abuse comes first by precedence.
+ */
+function byWhoWasHurt(
+  category: SafeguardingCategory,
+  text: string,
+  earlierTurns: string,
+): SafeguardingCategory | null {
+  if (category !== "abuse_neglect" && category !== "domestic_abuse") return null;
+  const callerHurt = writerHurt.exec(text);
+  const adultWasHurt = adultHurt.test(text);
+  if (callerHurt === null && !adultWasHurt) return null;
+  if (callerHurt === null) return "domestic_abuse";
+  return hurtByOwnPartner(text, callerHurt, earlierTurns) ? "domestic_abuse" : "abuse_neglect";
+}
+
+/**
+ * Whether whoever hurt the caller is their own partner: the person after "by" in "i got hit by …", else the last
+ * person named up to the harm, in this message or else in the earlier turns ("my bf is 17" … "he grabbed my neck").
+ */
+function hurtByOwnPartner(text: string, harm: RegExpExecArray, earlierTurns: string): boolean {
+  const end = harm.index + harm[0].length;
+  const agent = /^ by ((?:[a-z]+ ){0,3}[a-z]+)/.exec(text.slice(end))?.[1] ?? "";
+  for (const span of [agent, text.slice(0, end), earlierTurns]) {
+    let last: RegExpExecArray | undefined;
+    for (const match of span.matchAll(personNamed)) last = match;
+    if (last !== undefined) return last.groups?.["partner"] !== undefined;
+  }
+  return false;
+}
+
+// Whether the harm is happening now: immediate danger, first by precedence.
+
+/**
+ * Harm under way as the caller writes: someone on the stairs or at the door, the caller hiding or typing from
+ * hiding. Not "tonight" or "I don't want to go home" (being afraid to go home is abuse at high severity), which
+ * the development data labels by what is feared.
+ */
+const harmUnderway =
+  /\b(?:right now|as we speak|on (?:his|her|their) way|coming up the stairs|coming up|coming back up|coming for me (?:now|right now)|(?:is|s|are) (?:on the stairs|outside (?:my|the) (?:door|room|window)|at (?:the|my) door|banging on|kicking (?:my|the) door|trying to (?:get in|break)|breaking (?:the|my) door|battering (?:the|my) door)|(?:i am|im) (?:hiding|trapped|typing (?:this )?(?:under|from|in|with))|hiding (?:in|under|behind) (?:the|my|a)|not finished)\b/;
+const mayBeUnderway: ReadonlySet<SafeguardingCategory> = new Set([
+  "abuse_neglect",
+  "serious_violence",
+  "domestic_abuse",
+]);
+
+function byHarmUnderway(category: SafeguardingCategory, text: string): SafeguardingCategory | null {
+  return mayBeUnderway.has(category) && harmUnderway.test(text) ? "immediate_danger" : null;
+}
+
+// Whose voice speaks of death: being told to kill yourself is bullying; agreeing is thoughts of suicide.
+
+/** Others telling the caller to die: "they keep saying i should kill myself", "voted me most likely to kms". */
+const toldToDie =
+  /\b(?:say|says|saying|said|sey|sed|tell|tells|telling|told|messag[a-z]*|dm[a-z]*|post[a-z]*|vot[a-z]*|comment[a-z]*|sent|sends|sending|wrote|writ[a-z]*)\b(?: [a-z]+){0,7}? (?:me|i|my|us) (?:[a-z]+ ){0,4}?(?:kill (?:myself|meself|mysel|yourself|urself|herself|himself)|kys|kms|unalive|(?:should|shud|to) (?:die|dye|end it|hang|jump)|do it(?: then)?|better (?:off )?without me|better if i (?:was|were) dead|better if i killed|do everyone a favour|nobody would (?:care|miss))\b|\b(?:say|says|saying|said|sey|sed|tell|telling|post[a-z]*|comment[a-z]*) (?:qq )?(?:kys|kms|kill (?:yourself|urself))\b/;
+/** The voice telling them is the caller's own mind, not other people. */
+const innerVoice =
+  /\b(?:brain|head|mind|voice|voices|thoughts)s? (?:keeps |keep |is |are |s )?(?:telling|tells|saying|says)\b/;
+/** The caller's own thoughts joining theirs: "and honestly i am starting to think they are right", "i might". */
+const ownAgreement =
+  /\b(?:maybe i will|i might|i kind of want|i kinda want|i sort of want|(?:they|theyre|they are) (?:are |might be |may be )?(?:right|correct)|started to believe|starting to believe|been agreeing|agree with them|i (?:want|wanna) to (?:die|do it|end it)|i am (?:going to|gonna) do it|hurt myself|hurt meself|cut myself|cut my|cutting|reading about how|looking up how|went up on|(?:think|thought|thinking) about (?:it|how|doing|actually|killing|ending)|started thinking|easier if i did|i will\b(?! not))/;
+
+function byWhoseWordsOfDeath(category: SafeguardingCategory, text: string): SafeguardingCategory | null {
+  if (category !== "bullying" && category !== "self_harm_suicide") return null;
+  if (!toldToDie.test(text) || innerVoice.test(text)) return null;
+  // Their words quoted ("posts qq i want to die qq") are not the caller's.
+  const ownWords = text.replace(/\bqq\b.*?\bqq\b/g, " ");
+  return ownAgreement.test(ownWords) ? "self_harm_suicide" : "bullying";
+}

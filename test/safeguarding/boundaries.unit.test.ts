@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { settleBoundaries } from "../../src/safeguarding/boundaries.ts";
+import { normalise } from "../../src/safeguarding/normalise.ts";
+import type { SafeguardingCategory, Severity } from "../../src/safeguarding/taxonomy.ts";
+
+/** The category settled for a finding the classifier might have named, given the caller's words. */
+function settled(
+  named: SafeguardingCategory,
+  latest: string,
+  earlier = "",
+  severity: Severity = "high",
+): SafeguardingCategory {
+  return settleBoundaries({ category: named, severity }, normalise(latest).text, normalise(earlier).text)
+    .category;
+}
+
+describe("settleBoundaries: who was hurt", () => {
+  it.each([
+    ["my step mum kicked me down the stairs", "abuse_neglect"],
+    ["her boyfriend threw a mug at my head", "abuse_neglect"],
+    ["i got battered by my uncle for being late", "abuse_neglect"],
+    ["my dad slammed mum into the fridge last night", "domestic_abuse"],
+    ["mums got another black eye and she says she fell", "domestic_abuse"],
+    ["my girlfriend punched me when i went out without her", "domestic_abuse"],
+    ["i keep getting hit by my bf when he is drunk", "domestic_abuse"],
+    // Hurt along with an adult: abuse comes first by precedence.
+    ["my stepdad was hitting my mum and then he punched me too", "abuse_neglect"],
+    ["he beats my nan and me", "abuse_neglect"],
+  ] as const)("%s → %s, whichever of the two was named", (text, expected) => {
+    expect(settled("abuse_neglect", text)).toBe(expected);
+    expect(settled("domestic_abuse", text)).toBe(expected);
+  });
+
+  it("reads 'he' through the earlier turns: the caller's own partner", () => {
+    expect(settled("abuse_neglect", "he shoved me into the wall at the bus stop", "my boyfriend is 18")).toBe(
+      "domestic_abuse",
+    );
+    // ...but a carer named in the latest message is who did it, whoever was mentioned before.
+    expect(settled("domestic_abuse", "my dad shoved me into the wall", "my boyfriend is 18")).toBe(
+      "abuse_neglect",
+    );
+  });
+
+  it("does not read a mother's partner, or a partner only mentioned, as the caller's own", () => {
+    expect(settled("domestic_abuse", "my mums boyfriend slaps me when she is at work")).toBe("abuse_neglect");
+    expect(settled("domestic_abuse", "my dad found out i have a girlfriend and he hit me")).toBe(
+      "abuse_neglect",
+    );
+  });
+
+  it("leaves a message that does not say who was hurt as it was named", () => {
+    expect(settled("domestic_abuse", "it is really bad at home and the police came again")).toBe(
+      "domestic_abuse",
+    );
+    expect(settled("abuse_neglect", "it is really bad at home and the police came again")).toBe(
+      "abuse_neglect",
+    );
+  });
+});
+
+describe("settleBoundaries: harm under way", () => {
+  it.each([
+    ["my stepdad is on the stairs with his belt and he said he is not finished", "abuse_neglect"],
+    ["im hiding in the wardrobe, my uncle is banging on the door", "domestic_abuse"],
+    ["two lads with a blade are outside the door right now", "serious_violence"],
+  ] as const)("%s (named %s) → immediate_danger", (text, named) => {
+    expect(settled(named, text)).toBe("immediate_danger");
+  });
+
+  it("leaves a fear of what is to come, or a lower severity, alone", () => {
+    expect(settled("abuse_neglect", "dont want to go home tonight, last time he hit me with the belt")).toBe(
+      "abuse_neglect",
+    );
+    expect(settled("serious_violence", "they said they are coming for me next week with knives")).toBe(
+      "serious_violence",
+    );
+    expect(settled("abuse_neglect", "he is at the door right now", "", "medium")).toBe("abuse_neglect");
+  });
+});
+
+describe("settleBoundaries: whose voice speaks of death", () => {
+  it("being told to kill yourself is bullying", () => {
+    expect(
+      settled("self_harm_suicide", "people in my year keep messaging me saying i should kill myself"),
+    ).toBe("bullying");
+    expect(settled("self_harm_suicide", "the whole group chat says kys to me every night")).toBe("bullying");
+    // Their words, quoted, are not the caller's own.
+    expect(
+      settled(
+        "self_harm_suicide",
+        'someone made a fake account posting "i want to die" and everyone comments do it then to me',
+      ),
+    ).toBe("bullying");
+  });
+
+  it("agreeing with them is thoughts of suicide", () => {
+    expect(
+      settled("bullying", "they keep telling me to kill myself and honestly i think they are right"),
+    ).toBe("self_harm_suicide");
+    expect(settled("bullying", "everyone says i should kms. maybe i will")).toBe("self_harm_suicide");
+  });
+
+  it("the caller's own mind telling them is not bullying", () => {
+    expect(settled("self_harm_suicide", "my head keeps telling me to kill myself")).toBe("self_harm_suicide");
+  });
+});
