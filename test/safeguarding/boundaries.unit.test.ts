@@ -104,3 +104,26 @@ describe("settleBoundaries: whose voice speaks of death", () => {
     expect(settled("self_harm_suicide", "my head keeps telling me to kill myself")).toBe("self_harm_suicide");
   });
 });
+
+describe("settleBoundaries: when", () => {
+  it.each([
+    "i already took about 20 of them, feeling really sick",
+    "ive cut too deep and its not stopping",
+    "it will all be over before morning, i have said my goodbyes",
+  ])("%s → immediate_danger", (text) => {
+    expect(settled("self_harm_suicide", text)).toBe("immediate_danger");
+  });
+
+  it("an overdose in the past, or thoughts with 'not today', stay self-harm and suicide", () => {
+    expect(settled("self_harm_suicide", "i took an overdose a few months ago and i still want to die")).toBe(
+      "self_harm_suicide",
+    );
+    expect(settled("immediate_danger", "i really do want to die. not today, just all the time")).toBe(
+      "self_harm_suicide",
+    );
+  });
+
+  it("leaves an immediate danger that is not about the caller's own life alone", () => {
+    expect(settled("immediate_danger", "he is outside the door, not yet inside")).toBe("immediate_danger");
+  });
+});
