@@ -223,8 +223,12 @@ export function classify(model: ClassifierModel, messages: readonly ChatMessage[
     alarm,
     finding: {
       category,
-      // Never a level the taxonomy does not use (distress alone is at most medium).
-      severity: seemsHigh && takesSeverity(category, "high") ? "high" : "medium",
+      // Never a level the taxonomy does not use (distress alone is at most medium), ...
+      // and never a lower level than the taxonomy allows (immediate danger is always high).
+      severity:
+        (seemsHigh || !takesSeverity(category, "medium")) && takesSeverity(category, "high")
+          ? "high"
+          : "medium",
       probability: Math.max(concern, alarm),
     },
   };

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadLabelledCases } from "../../evaluation/safeguarding.ts";
 import { trainingDataHash } from "../../evaluation/train-safeguarding.ts";
 import {
+  classifierClasses,
   classifierInput,
   classify,
   featuresOf,
@@ -43,6 +44,28 @@ describe("safeguarding classifier", () => {
     ]);
     expect(input).toContain("point in anything");
     expect(input).toContain("yeah tonight");
+  });
+
+  it("never names a category at a level the taxonomy does not use: immediate danger is always high", () => {
+    // A model sure of immediate danger but not of high severity (no alarm either).
+    const unsureOfSeverity: ClassifierModel = {
+      trainedOn: "",
+      classes: classifierClasses,
+      threshold: 0.5,
+      highThreshold: 0.9,
+      alarmThreshold: 0.9,
+      alarmMinConcern: 0.9,
+      bias: classifierClasses.map((name) => (name === "immediate_danger" ? 5 : 0)),
+      weights: {},
+      severityBias: -5,
+      severityWeights: {},
+      alarmBias: -5,
+      alarmWeights: {},
+      highCategoryBias: classifierClasses.map(() => 0),
+      highCategoryWeights: {},
+    };
+    const { finding } = classify(unsureOfSeverity, [{ role: "user", content: "anything at all" }]);
+    expect(finding).toMatchObject({ category: "immediate_danger", severity: "high" });
   });
 
   it("shares word fragments between a misspelling and the word, so it generalises past typos", () => {
