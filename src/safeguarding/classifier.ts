@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../tutor/messages.ts";
 import { groupsIn, groupsOfWord } from "./lexicon.ts";
+import { academicFraming } from "./detection-rules.ts";
 import { normalise } from "./normalise.ts";
 import {
   safeguardingCategories,
@@ -186,12 +187,53 @@ export interface ClassifierVerdict {
 }
 
 /**
+ * The whole input first; then, when that finds no high-severity concern, each sentence of the latest message read
+ * with the one after it. A linear model adds up every word, so a disclosure inside a long homework request ("could
+ * you explain the theorem? separately, i have been thinking about ending it") can be outweighed by the study words
+ * around it. A sentence counts only when it is in the caller's own voice (first person, not quoted, not framed as
+ * schoolwork) and both the category and alarm heads are near-sure it is high; the sentence after it stays attached
+ * because that is where callers take things back ("i am doing it tonight. the practice paper, i mean").
+ * Leaving files out in turn: high-severity recall 87.7% → 88.0%, tutoring stopped 93.9% → 94.3%, false positives
+ * 5.9% → 6.0% (465 → 472 of 7,835); sentences alone, without the one after, cost twice the false positives.
+ */
+export function classify(model: ClassifierModel, messages: readonly ChatMessage[]): ClassifierVerdict {
+  const whole = classifyFeatures(model, featuresOf(classifierInput(messages)));
+  if (whole.finding?.severity === "high") return whole;
+  const latest = messages.filter((message) => message.role === "user").at(-1)?.content ?? "";
+  const sentences = normalise(latest).text.split(" . ");
+  if (sentences.length < 2) return whole;
+  let best = whole;
+  sentences.forEach((sentence, index) => {
+    if (sentence.split(" ").length < minSentenceWords || !isOwnVoice(sentence)) return;
+    const next = sentences[index + 1];
+    const piece = next === undefined ? sentence : `${sentence} . ${next}`;
+    if (academicFraming.test(piece)) return;
+    const verdict = classifyFeatures(model, featuresOf(piece));
+    const sure = verdict.alarm >= sentenceMinAlarm && verdict.concern >= sentenceMinConcern;
+    if (
+      sure &&
+      verdict.finding?.severity === "high" &&
+      (best.finding === null || verdict.concern > best.concern)
+    )
+      best = verdict;
+  });
+  return best;
+}
+
+const minSentenceWords = 4;
+const sentenceMinAlarm = 0.9;
+const sentenceMinConcern = 0.999;
+
+function isOwnVoice(sentence: string): boolean {
+  return /\b(?:i|me|my|myself)\b/.test(sentence) && !/\bqq\b/.test(sentence);
+}
+
+/**
  * Decides on the chance of a concern (one minus "no concern") and only then picks the likeliest category, so a
  * message that is clearly worrying but split between two close categories (self-harm and immediate danger, say)
  * does not slip under the threshold.
  */
-export function classify(model: ClassifierModel, messages: readonly ChatMessage[]): ClassifierVerdict {
-  const features = featuresOf(classifierInput(messages));
+function classifyFeatures(model: ClassifierModel, features: readonly string[]): ClassifierVerdict {
   const { probabilities, high, alarm } = score(model, features);
   const concern = 1 - probabilities[0]!;
   const alarmed = alarm >= model.alarmThreshold && concern >= model.alarmMinConcern;

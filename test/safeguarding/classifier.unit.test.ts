@@ -68,6 +68,46 @@ describe("safeguarding classifier", () => {
     expect(finding).toMatchObject({ category: "immediate_danger", severity: "high" });
   });
 
+  describe("a disclosure inside a homework request", () => {
+    // A toy model: one word of self-harm, and one study word that outweighs it when both are read together.
+    const selfHarm = classifierClasses.indexOf("self_harm_suicide");
+    const toy: ClassifierModel = {
+      trainedOn: "",
+      classes: classifierClasses,
+      threshold: 0.5,
+      highThreshold: 0.5,
+      alarmThreshold: 0.5,
+      alarmMinConcern: 0.5,
+      bias: classifierClasses.map((_, index) => (index === 0 ? 0 : -3)),
+      weights: { "w:zorp": [[selfHarm, 12]], "w:theorem": [[selfHarm, -20]] },
+      severityBias: 0,
+      severityWeights: { "w:zorp": 5 },
+      alarmBias: -5,
+      alarmWeights: { "w:zorp": 12, "w:theorem": -20 },
+      highCategoryBias: classifierClasses.map(() => 0),
+      highCategoryWeights: {},
+    };
+    const verdictOn = (content: string) => classify(toy, [{ role: "user", content }]).finding;
+
+    it("is read sentence by sentence when the whole message outweighs it", () => {
+      expect(
+        verdictOn("what does the theorem say about trade? i keep thinking zorp every night"),
+      ).toMatchObject({
+        category: "self_harm_suicide",
+        severity: "high",
+      });
+      expect(verdictOn("what does the theorem say about zorp")).toBeNull();
+    });
+
+    it("only in the caller's own voice, and not when the sentence itself is schoolwork", () => {
+      expect(
+        verdictOn("what does the theorem say about trade? she keeps thinking zorp every night"),
+      ).toBeNull();
+      expect(verdictOn('what does the theorem say? i wrote "zorp every night" in my notes')).toBeNull();
+      expect(verdictOn("what does the theorem say? i think zorp is the theme of the poem")).toBeNull();
+    });
+  });
+
   it("shares word fragments between a misspelling and the word, so it generalises past typos", () => {
     const shared = featuresOf("sucidal").filter((feature) => featuresOf("suicidal").includes(feature));
     expect(shared.length).toBeGreaterThan(2);
