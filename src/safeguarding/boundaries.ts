@@ -7,7 +7,7 @@ import type { SafeguardingCategory, Severity } from "./taxonomy.ts";
  * Each changes only a high-severity finding that is already one of its neighbours, so none can raise or hide a
  * concern, only name it better. All read normalised text ("me mum" already read as "my mum").
  *
- * Leaving files out in turn (`npm run safeguarding:cv`): high-severity recall 86.2% → 87.6%, false positives
+ * Leaving files out in turn (`npm run safeguarding:cv`): high-severity recall 86.2% → 87.8%, false positives
  * unchanged (the rules are written from the development data, so this figure flatters them a little; the held-out
  * set is the check).
  */
@@ -31,26 +31,26 @@ export function settleBoundaries<F extends Finding>(finding: F, text: string, ea
 
 /** Verbs of physical harm, by stem (any ending: "hit", "hitting", "slammin", "skelped"). */
 const hurtVerb =
-  "(?:hit|punch|kick|slap|beat|batter|smack|whack|shov|push|grab|strangl|chok|throttl|strik|struck|leather|thump|belt|burn|drag|yank|slam|bash|boot|bang|attack|hurt|stab|chuck|threw|throw|flung|fling|skelp|lamp|deck|clout|wallop|knock|pinn|broke|break|split|laid into|lays into|lay into|laying into|layin into)[a-z]*";
+  "(?:hit|punch|kick|slap|beat|batter|smack|whack|shov|push|grab|strangl|chok|throttl|strik|struck|leather|thump|belt|burn|drag|yank|slam|bash|boot|bang|attack|hurt|stab|chuck|threw|throw|flung|fling|skelp|lamp|deck|clout|wallop|knock|pinn|broke|break|split|twist|laid into|lays into|lay into|laying into|layin into|(?:lay|laid|layin|put|puttin)[a-z]* hands on)[a-z]*";
 /** An adult at home; "ma" only after "my" (alone it is often "my" itself). */
 const adultRelative =
   "(?:(?:my|me|our) (?:ma|mas)|(?:my |me |our )?(?:mum|mam|mom|mother|mummy|mammy|nan|nana|nanna|gran|granny|grandma|aunty|auntie|aunt|amma|ammi|ammu|mama)s?|her)";
 const writerBody =
   "(?:me|us|my (?:face|arm|arms|head|neck|fingers|finger|back|leg|legs|hand|hands|nose|tooth|teeth|ribs|rib|eye|eyes|eyebrow|hair|wrist|wrists|throat|stomach|chest|ear|lip|mouth|shoulder|skin|body))";
 /** The verb and who it landed on: "hit me", "threw a plate at my head". */
-const onto = (victim: string) => `${hurtVerb} (?:(?:[a-z]+ ){0,3}at |[a-z]+ )?${victim}\\b`;
+const onto = (victim: string) => `${hurtVerb} (?:(?:[a-z]+ ){0,3}(?:at|on|into|onto) |[a-z]+ )?${victim}\\b`;
 const writerHurt = new RegExp(
   `\\b(?:${onto(writerBody)}|${onto(adultRelative)} and (?:me|us)\\b|(?:me|us) and (?:my |me )?(?:mum|mam|ma)s? (?:both )?get it\\b|i (?:get|got|was|am|been|have been|keep getting) (?:[a-z]+ )?(?:hit|punched|kicked|slapped|beaten|battered|smacked|hurt|strangled|choked|belted|leathered|burnt|burned|thrown)\\b|(?:gets|got|getting) handy with (?:me|us)\\b|(?:scared|afraid|terrified|frightened|bricking it) (?:to|of) (?:go|going|gan|gannin) (?:home|hame|hyem)\\b)`,
 );
 const adultHurt = new RegExp(
-  `\\b(?:${onto(adultRelative)}(?! (?:hair|phone))|(?:mum|mam|mom|mother|ma|nan|gran|aunty|auntie|she)s? (?:has |got |had |has got |is covered in |with )?(?:a |another |more |new )?(?:black eye|bruise|bruises|marks|broken|split lip|arm is in a sling))`,
+  `\\b(?:${onto(adultRelative)}(?! (?:hair|phone))|(?:had|has|got) ${adultRelative} by the (?:throat|neck|hair)|put ${adultRelative} (?:head|face)|(?:mum|mam|mom|mother|ma|nan|gran|aunty|auntie|she)s? (?:has |got |had |has got |is covered in |with )?(?:a |another |more |new )?(?:black eye|bruise|bruises|marks|broken|split lip|arm is in a sling))`,
 );
 /**
  * People a message names, to find who did it. Someone else's partner ("mum's boyfriend", "her new fella") is tried
  * first, so it is not read as the caller's own.
  */
 const personNamed =
-  /\b(?:(?<other>(?:mum|mam|mom|mother|mama|maw|ma|dad|da|nan|gran|her|his|sister|brother|aunt|auntie|aunty)s?(?: new| drunk)? (?:bf|gf|boyfriend|girlfriend|partner|fella|man|husband|wife))|(?<partner>(?<!\b(?:a|about|from|with|of|for) (?:(?:my|me|ma|your) )?)(?:(?:my|me|ma|your) )?(?:bf|gf|boyfriend|girlfriend|fiance|fiancee)s?|(?:my|me|ma) (?:partner|fella|man|girl|lad|ex)s?|the (?:lad|boy|guy|girl|man) i am (?:seeing|with|going out with|talking to))|(?<carer>(?:mum|mam|mom|mother|mama|maw|dad|da|father|step[a-z]*|nan|gran|grandad|grandpa|uncle|aunt|auntie|aunty|carer|foster[a-z]*|cousin|brother|sister|teacher|coach|parent)s?))\b/g;
+  /\b(?:(?<other>(?:(?:mum|mam|mom|mother|mama|maw|dad|da|nan|gran|sister|brother|aunt|auntie|aunty)s?|mas|her|his)(?: new| drunk)? (?:bf|gf|boyfriend|girlfriend|partner|fella|man|husband|wife))|(?<partner>(?<!\b(?:a|about|from|with|of|for) (?:(?:my|me|ma|your) )?)(?:(?:my|me|ma|your) )?(?:bf|gf|boyfriend|girlfriend|fiance|fiancee)s?|(?:my|me|ma) (?:partner|fella|man|girl|lad|ex|husband|wife)s?|the (?:lad|boy|guy|girl|man) i am (?:seeing|with|going out with|talking to))|(?<carer>(?:mum|mam|mom|mother|mama|maw|dad|da|father|step[a-z]*|nan|gran|grandad|grandpa|uncle|aunt|auntie|aunty|carer|foster[a-z]*|cousin|brother|sister|teacher|coach|parent)s?))\b/g;
 
 /**
  * "my mum's partner hits me" is abuse, "my dad hits my mum" domestic abuse, and a caller hurt by their own boyfriend
@@ -62,11 +62,20 @@ function byWhoWasHurt(
   earlierTurns: string,
 ): SafeguardingCategory | null {
   if (category !== "abuse_neglect" && category !== "domestic_abuse") return null;
-  const callerHurt = writerHurt.exec(text);
+  const callerHurt = unlessDenied(writerHurt.exec(text), text);
   const adultWasHurt = adultHurt.test(text);
   if (callerHurt === null && !adultWasHurt) return null;
   if (callerHurt === null) return "domestic_abuse";
   return hurtByOwnPartner(text, callerHurt, earlierTurns) ? "domestic_abuse" : "abuse_neglect";
+}
+
+/** "he never hit me", "nobody has ever hurt me": a denial just before it means the caller was not hurt. */
+const denialBefore =
+  /\b(?:never|not|dont|do not|does not|doesnt|did not|didnt|nobody has ever|no one has ever|nobody ever)(?: [a-z]+)?\s*$/;
+
+function unlessDenied(harm: RegExpExecArray | null, text: string): RegExpExecArray | null {
+  if (harm === null) return null;
+  return denialBefore.test(text.slice(Math.max(0, harm.index - 30), harm.index)) ? null : harm;
 }
 
 /**

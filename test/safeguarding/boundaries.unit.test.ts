@@ -26,6 +26,10 @@ describe("settleBoundaries: who was hurt", () => {
     // Hurt along with an adult: abuse comes first by precedence.
     ["my stepdad was hitting my mum and then he punched me too", "abuse_neglect"],
     ["he beats my nan and me", "abuse_neglect"],
+    ["my uncle hit my aunty again last night. he never hit me but i am scared for her", "domestic_abuse"],
+    ["my husband shoved me into the wardrobe, i am 18", "domestic_abuse"],
+    ["my girlfriend slammed the door on my hand on purpose", "domestic_abuse"],
+    ["my brother had my mum by the throat over money", "domestic_abuse"],
   ] as const)("%s → %s, whichever of the two was named", (text, expected) => {
     expect(settled("abuse_neglect", text)).toBe(expected);
     expect(settled("domestic_abuse", text)).toBe(expected);
