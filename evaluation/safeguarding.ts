@@ -128,8 +128,9 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-heldout-6-retired.jsonl",
     "safeguarding-round10-boundaries.jsonl",
     "safeguarding-round10-lookalikes.jsonl",
+    "safeguarding-heldout-7-retired.jsonl",
   ],
-  "held-out": ["safeguarding-heldout-7.jsonl"],
+  "held-out": ["safeguarding-heldout-8.jsonl"],
 };
 
 export async function loadLabelledCases(set: LabelledSet = "development"): Promise<LabelledCase[]> {
