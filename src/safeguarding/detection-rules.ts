@@ -972,7 +972,7 @@ export const categoryGates: Record<SafeguardingCategory, RegExp> = {
   honour_based_abuse:
     /\b(?:fgm|genital|khatna|sunna|circumcis|cut|procedure|marr|wed|engaged|honou?r|shame|dishono|izzat)/,
   criminal_exploitation:
-    /\b(?:county line|ot|country|cunch|trap|shott|shot|plug|cuckoo|line|holding|hold|carry|move|deliver|drop|sell|run|stash|hide|bag|keep|owe|debt|robbed|stole|lost|package|parcel|trainers|another town|different town|other towns|places i do not know|a flat|another city)/,
+    /\b(?:county line|ot|country|cunch|trap|shott|shot|plug|cuckoo|line|holding|hold|carry|move|deliver|drop|sell|run|stash|hide|bag|keep|owe|debt|robbed|stole|lost|package|parcel|trainers|another town|different town|other towns|places i do not know|a flat|another city|gave me|give me|bought me|buy me|got me)/,
   serious_violence:
     /\b(?:knife|knives|blade|shank|machete|weapon|gun|strap|nank|knuckle|stab|merk|jump|beat up|beaten|batter|slash|wet|smash|kill me|shot|mug|attack|glass|stamp|shoot|bomb|blow up|hurt|gang|beef|opps|safe)/,
   domestic_abuse:
