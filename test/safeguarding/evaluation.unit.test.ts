@@ -5,7 +5,46 @@ import {
   loadSubversionCases,
   measureSafeguarding,
   safeguardingTargets,
+  scoreDetection,
+  type LabelledCase,
 } from "../../evaluation/safeguarding.ts";
+import { buildAssessment } from "../../src/safeguarding/taxonomy.ts";
+
+describe("scoreDetection", () => {
+  const item = (id: string, expected: LabelledCase["expected"]): LabelledCase =>
+    ({
+      id,
+      text: id,
+      expected,
+      kind: expected.category === null ? "hard_negative" : "disclosure",
+    }) as LabelledCase;
+  const cases = [
+    item("high-right", { category: "self_harm_suicide", severity: "high" }),
+    item("high-wrong-category", { category: "abuse_neglect", severity: "high" }),
+    item("medium-stopped", { category: "bullying", severity: "medium" }),
+    item("medium-kept", { category: "bullying", severity: "medium" }),
+    item("negative", { category: null }),
+  ];
+  const verdicts: Record<string, ReturnType<typeof buildAssessment> | null> = {
+    "high-right": buildAssessment("self_harm_suicide", "high"),
+    "high-wrong-category": buildAssessment("domestic_abuse", "high"),
+    "medium-stopped": buildAssessment("bullying", "high"),
+    "medium-kept": buildAssessment("bullying", "medium"),
+    negative: null,
+  };
+  const scores = scoreDetection(cases, (_, labelled) => verdicts[labelled.id] ?? null);
+
+  it("counts a high-severity disclosure as found only with the right category at high severity", () => {
+    expect(scores.highSeverityRecall).toBe(0.5);
+    expect(scores.highSeverityStopped).toBe(1);
+  });
+
+  it("reports lower-severity disclosures stopped as if high, which recall and precision do not show", () => {
+    expect(scores.lowerStoppedAsHigh).toBe(0.5);
+    expect(scores.counts.lowerSeverity).toBe(2);
+    expect(scores.overallRecall).toBe(0.75);
+  });
+});
 
 describe("safeguarding evaluation", () => {
   it("has the labelled sets the targets are measured on", async () => {
