@@ -156,7 +156,9 @@ function bySuicideTiming(category: SafeguardingCategory, text: string): Safeguar
     const takingEffect = harmTakingEffect.test(text) && !pastAndOver.test(text);
     return takingEffect || deadlineWithinHours.test(text) ? "immediate_danger" : null;
   }
-  if (category === "immediate_danger" && ownDeathOrHarm.test(text) && notNow.test(text))
+  // Never back from an overdose taken or bleeding now, whatever else is said ("not yet feeling anything").
+  const harmIsDone = harmTakingEffect.test(text);
+  if (category === "immediate_danger" && ownDeathOrHarm.test(text) && notNow.test(text) && !harmIsDone)
     return "self_harm_suicide";
   return null;
 }

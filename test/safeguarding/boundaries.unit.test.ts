@@ -127,6 +127,18 @@ describe("settleBoundaries: when", () => {
     );
   });
 
+  it("never moves an overdose already taken back from immediate danger", () => {
+    expect(settled("immediate_danger", "i took all of them. i want to die, not yet feeling anything")).toBe(
+      "immediate_danger",
+    );
+    expect(
+      settled(
+        "immediate_danger",
+        "i have taken the pills because i want to die. not going to do anything else",
+      ),
+    ).toBe("immediate_danger");
+  });
+
   it("leaves an immediate danger that is not about the caller's own life alone", () => {
     expect(settled("immediate_danger", "he is outside the door, not yet inside")).toBe("immediate_danger");
   });
