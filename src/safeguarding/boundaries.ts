@@ -17,7 +17,8 @@ interface Finding {
   severity: Severity;
 }
 
-export function settleBoundaries<F extends Finding>(finding: F, text: string, earlierTurns: string): F {
+/** `earlierTurns` gives the caller's earlier turns, normalised; it is called only if a boundary needs them. */
+export function settleBoundaries<F extends Finding>(finding: F, text: string, earlierTurns: () => string): F {
   if (finding.severity !== "high") return finding;
   let category = finding.category;
   category = byWhoWasHurt(category, text, earlierTurns) ?? category;
@@ -59,7 +60,7 @@ const personNamed =
 function byWhoWasHurt(
   category: SafeguardingCategory,
   text: string,
-  earlierTurns: string,
+  earlierTurns: () => string,
 ): SafeguardingCategory | null {
   if (category !== "abuse_neglect" && category !== "domestic_abuse") return null;
   const callerHurt = unlessDenied(writerHurt.exec(text), text);
@@ -82,15 +83,18 @@ function unlessDenied(harm: RegExpExecArray | null, text: string): RegExpExecArr
  * Whether whoever hurt the caller is their own partner: the person after "by" in "i got hit by …", else the last
  * person named up to the harm, in this message or else in the earlier turns ("my bf is 17" … "he grabbed my neck").
  */
-function hurtByOwnPartner(text: string, harm: RegExpExecArray, earlierTurns: string): boolean {
+function hurtByOwnPartner(text: string, harm: RegExpExecArray, earlierTurns: () => string): boolean {
   const end = harm.index + harm[0].length;
   const agent = /^ by ((?:[a-z]+ ){0,3}[a-z]+)/.exec(text.slice(end))?.[1] ?? "";
-  for (const span of [agent, text.slice(0, end), earlierTurns]) {
-    let last: RegExpExecArray | undefined;
-    for (const match of span.matchAll(personNamed)) last = match;
-    if (last !== undefined) return last.groups?.["partner"] !== undefined;
-  }
-  return false;
+  const named =
+    lastPersonNamed(agent) ?? lastPersonNamed(text.slice(0, end)) ?? lastPersonNamed(earlierTurns());
+  return named?.groups?.["partner"] !== undefined;
+}
+
+function lastPersonNamed(span: string): RegExpExecArray | undefined {
+  let last: RegExpExecArray | undefined;
+  for (const match of span.matchAll(personNamed)) last = match;
+  return last;
 }
 
 // Whether the harm is happening now: immediate danger, first by precedence.

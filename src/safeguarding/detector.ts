@@ -120,11 +120,13 @@ export function assessConversationWith(
     best = escalate(classified, latestText);
 
   if (best !== null) {
-    const earlierTurns = messages
-      .slice(0, latestIndex)
-      .filter((message) => message.role === "user")
-      .map((message) => normalise(message.content).text)
-      .join(" . ");
+    // Read only when a boundary needs to know who "he" was: normalising every earlier turn costs more than the rest.
+    const earlierTurns = () =>
+      messages
+        .slice(0, latestIndex)
+        .filter((message) => message.role === "user")
+        .map((message) => normalise(message.content).text)
+        .join(" . ");
     best = settleBoundaries(best, possessiveMe(latestText), earlierTurns);
   }
   return best === null ? null : buildAssessment(best.category, best.severity);

@@ -10,8 +10,11 @@ function settled(
   earlier = "",
   severity: Severity = "high",
 ): SafeguardingCategory {
-  return settleBoundaries({ category: named, severity }, normalise(latest).text, normalise(earlier).text)
-    .category;
+  return settleBoundaries(
+    { category: named, severity },
+    normalise(latest).text,
+    () => normalise(earlier).text,
+  ).category;
 }
 
 describe("settleBoundaries: who was hurt", () => {
@@ -43,6 +46,20 @@ describe("settleBoundaries: who was hurt", () => {
     expect(settled("domestic_abuse", "my dad shoved me into the wall", "my boyfriend is 18")).toBe(
       "abuse_neglect",
     );
+  });
+
+  it("reads the earlier turns only when the latest message leaves who did it unsaid", () => {
+    let reads = 0;
+    const earlier = () => {
+      reads += 1;
+      return normalise("my boyfriend is 18").text;
+    };
+    const high = { category: "abuse_neglect", severity: "high" } as const;
+    settleBoundaries(high, normalise("my dad shoved me into the wall").text, earlier);
+    settleBoundaries(high, normalise("two lads are outside the door right now").text, earlier);
+    expect(reads).toBe(0);
+    settleBoundaries(high, normalise("he shoved me into the wall").text, earlier);
+    expect(reads).toBe(1);
   });
 
   it("does not read a mother's partner, or a partner only mentioned, as the caller's own", () => {
