@@ -232,16 +232,15 @@ export function scoreDetection(
       );
     }
     // A high-severity case only counts as found when tutoring would actually stop.
-    if (item.expected.severity !== "high") {
-      lowerTotal += 1;
-      if (assessment?.severity === "high") lowerStoppedAsHigh += 1;
-    }
     if (item.expected.severity === "high") {
       highTotal += 1;
       if (assessment?.severity === "high") highStopped += 1;
       if (isCorrect && assessment?.severity === "high") highFound += 1;
       else if (isCorrect)
         misses.push(`${item.id} found ${expectedCategory} but at ${assessment?.severity ?? "?"}`);
+    } else {
+      lowerTotal += 1;
+      if (assessment?.severity === "high") lowerStoppedAsHigh += 1;
     }
   }
 

@@ -14,6 +14,27 @@ const model = JSON.parse(
   await readFile(new URL("../../src/safeguarding/classifier-model.json", import.meta.url), "utf8"),
 ) as ClassifierModel;
 
+/** A hand-made model: no weights, thresholds of one half and a quiet alarm head, unless `overrides` says otherwise. */
+function toyModel(overrides: Partial<ClassifierModel>): ClassifierModel {
+  return {
+    trainedOn: "",
+    classes: classifierClasses,
+    threshold: 0.5,
+    highThreshold: 0.5,
+    alarmThreshold: 0.5,
+    alarmMinConcern: 0.5,
+    bias: classifierClasses.map(() => 0),
+    weights: {},
+    severityBias: 0,
+    severityWeights: {},
+    alarmBias: -5,
+    alarmWeights: {},
+    highCategoryBias: classifierClasses.map(() => 0),
+    highCategoryWeights: {},
+    ...overrides,
+  };
+}
+
 describe("safeguarding classifier", () => {
   it("was trained on the current development data (run `npm run safeguarding:train` after changing it)", async () => {
     expect(model.trainedOn).toBe(trainingDataHash(await loadLabelledCases("development")));
@@ -48,22 +69,13 @@ describe("safeguarding classifier", () => {
 
   it("never names a category at a level the taxonomy does not use: immediate danger is always high", () => {
     // A model sure of immediate danger but not of high severity (no alarm either).
-    const unsureOfSeverity: ClassifierModel = {
-      trainedOn: "",
-      classes: classifierClasses,
-      threshold: 0.5,
+    const unsureOfSeverity = toyModel({
       highThreshold: 0.9,
       alarmThreshold: 0.9,
       alarmMinConcern: 0.9,
       bias: classifierClasses.map((name) => (name === "immediate_danger" ? 5 : 0)),
-      weights: {},
       severityBias: -5,
-      severityWeights: {},
-      alarmBias: -5,
-      alarmWeights: {},
-      highCategoryBias: classifierClasses.map(() => 0),
-      highCategoryWeights: {},
-    };
+    });
     const { finding } = classify(unsureOfSeverity, [{ role: "user", content: "anything at all" }]);
     expect(finding).toMatchObject({ category: "immediate_danger", severity: "high" });
   });
@@ -71,22 +83,12 @@ describe("safeguarding classifier", () => {
   describe("a disclosure inside a homework request", () => {
     // A toy model: one word of self-harm, and one study word that outweighs it when both are read together.
     const selfHarm = classifierClasses.indexOf("self_harm_suicide");
-    const toy: ClassifierModel = {
-      trainedOn: "",
-      classes: classifierClasses,
-      threshold: 0.5,
-      highThreshold: 0.5,
-      alarmThreshold: 0.5,
-      alarmMinConcern: 0.5,
+    const toy = toyModel({
       bias: classifierClasses.map((_, index) => (index === 0 ? 0 : -3)),
       weights: { "w:zorp": [[selfHarm, 12]], "w:theorem": [[selfHarm, -20]] },
-      severityBias: 0,
       severityWeights: { "w:zorp": 5 },
-      alarmBias: -5,
       alarmWeights: { "w:zorp": 12, "w:theorem": -20 },
-      highCategoryBias: classifierClasses.map(() => 0),
-      highCategoryWeights: {},
-    };
+    });
     const verdictOn = (content: string) => classify(toy, [{ role: "user", content }]).finding;
 
     it("is read sentence by sentence when the whole message outweighs it", () => {
