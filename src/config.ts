@@ -32,6 +32,9 @@ export const configSchema = z
     AI_API_KEY: z.string().min(1).optional(),
     AI_EMBEDDING_MODEL: z.string().min(1).optional(),
     AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+    /** On the model path, the model also reads every chat turn for safeguarding (it can only raise a finding). */
+    SAFEGUARDING_MODEL_CHECK: booleanFlag.default(true),
+    SAFEGUARDING_MODEL_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4_000),
     STREAM_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     RATE_LIMIT_GENERAL_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(120),
     RATE_LIMIT_AI_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(30),

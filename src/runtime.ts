@@ -22,6 +22,7 @@ import { createQuestionWriter } from "./questions/writer.ts";
 import { registerQuestionsRoute } from "./questions/questions-route.ts";
 import { registerChatRoutes } from "./tutor/chat-route.ts";
 import { createTutorEngine } from "./tutor/engine.ts";
+import { createModelSecondReader } from "./safeguarding/model-reader.ts";
 import { createNoteRetriever } from "./tutor/retrieval.ts";
 import { loadCatalogue } from "./catalogue/load.ts";
 import type { CatalogueSnapshot } from "./catalogue/model.ts";
@@ -229,6 +230,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           charging: billing.charging,
           attribution: () => ({ text: "Tutoring powered by Syllabi", url: publicUrl() }),
           onSafeguarding: (category, severity) => metrics.safeguardingEvents.inc({ category, severity }),
+          ...(modelSetup.kind === "model" && config.SAFEGUARDING_MODEL_CHECK
+            ? {
+                secondReader: createModelSecondReader({
+                  languageModel: modelSetup.languageModel,
+                  timeoutMs: config.SAFEGUARDING_MODEL_CHECK_TIMEOUT_MS,
+                }),
+                onSecondReading: (outcome: string) => metrics.safeguardingSecondReadings.inc({ outcome }),
+              }
+            : {}),
           stallTimeoutMs: config.STREAM_STALL_TIMEOUT_MS,
         });
         registerAccountRoute(api, {

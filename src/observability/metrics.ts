@@ -107,6 +107,12 @@ export function createMetrics() {
       labelNames: ["category", "severity"] as const,
       registers: [registry],
     }),
+    safeguardingSecondReadings: new Counter({
+      name: "syllabi_safeguarding_second_readings_total",
+      help: "The model's safeguarding readings on the model path, by outcome (raised, unchanged, or why it failed)",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
     charges: new Counter({
       name: "syllabi_charges_total",
       help: "Paid calls charged, by kind",

@@ -4,7 +4,9 @@ import { reserveOrRefuse } from "../billing/paid-call.ts";
 import type { KeyPrincipal } from "../keys/key-store.ts";
 import { ApiError, errorCatalogue } from "../http/errors.ts";
 import { assessConversation } from "../safeguarding/detector.ts";
-import { safeguardingDecision } from "../safeguarding/policy.ts";
+import type { SafeguardingSecondReader } from "../safeguarding/model-reader.ts";
+import { safeguardingDecision, type SafeguardingDecision } from "../safeguarding/policy.ts";
+import { severities, type SafeguardingAssessment } from "../safeguarding/taxonomy.ts";
 import {
   checkTutorRequest,
   createOutputGuard,
@@ -25,6 +27,10 @@ export interface ChatDependencies {
   attribution: () => { text: string; url: string };
   /** Counts safeguarding events by category and severity; never message text. */
   onSafeguarding: (category: string, severity: string) => void;
+  /** On the model path: the model reads each turn too, and may raise the offline finding (never lower it). */
+  secondReader?: SafeguardingSecondReader;
+  /** Counts the second reader's outcomes ("raised", "unchanged", or why it failed); never message text. */
+  onSecondReading?: (outcome: string) => void;
 }
 
 export interface ChatTurn {
@@ -53,7 +59,9 @@ function genieOf(tutor: TutorSelection): { shortName?: string; name: string; cus
  * path the model is asked first and the price reserved while the provider works, so the reservation overlaps the
  * provider's time to first token instead of adding to it (a refused reservation cancels the model call before
  * anything is sent). The first event is yielded only once the engine has produced its first part, so a provider
- * failure before that is an ordinary 503. Whatever ends the stream early — a refusal, a safeguarding reply, an
+ * failure before that is an ordinary 503. On the model path the model's second safeguarding reading runs alongside
+ * the reservation and the provider's first token, and is awaited before anything is streamed, so a turn it raises
+ * to high gets the safeguarding reply instead of tutoring. Whatever ends the stream early — a refusal, a safeguarding reply, an
  * error, the client going away — returns the reservation.
  */
 export async function startChatTurn(
@@ -76,24 +84,38 @@ export async function startChatTurn(
     outputTokens,
   });
 
-  const assessment = assessConversation(turn.messages);
-  const decision = safeguardingDecision(assessment);
-  const safeguardingEvent: ChatEvent[] = decision.action === "continue" ? [] : [decision.event];
-  const countSafeguarding = () => {
+  const countSafeguarding = (assessment: SafeguardingAssessment | null) => {
     if (assessment) dependencies.onSafeguarding(assessment.category, assessment.severity);
   };
-
-  if (decision.action === "stop_tutoring") {
-    const reservation = await reserveOrRefuse(charging, turn);
-    countSafeguarding();
-    const { balancePence } = await charging.release(reservation);
-    return (async function* () {
+  const safeguardingReplyStream = (
+    decision: Extract<SafeguardingDecision, { action: "stop_tutoring" }>,
+    balancePence: number,
+  ) =>
+    (async function* (): AsyncGenerator<ChatEvent> {
       yield start;
-      yield* safeguardingEvent;
+      yield decision.event;
       yield { type: "delta", text: decision.reply };
       yield { type: "done", finishReason: "safeguarding", usage: usage(0, balancePence), attribution };
     })();
-  }
+  const stopForSafeguarding = async (
+    assessment: SafeguardingAssessment,
+    decision: Extract<SafeguardingDecision, { action: "stop_tutoring" }>,
+  ) => {
+    const reservation = await reserveOrRefuse(charging, turn);
+    countSafeguarding(assessment);
+    const { balancePence } = await charging.release(reservation);
+    return safeguardingReplyStream(decision, balancePence);
+  };
+
+  const offlineAssessment = assessConversation(turn.messages);
+  const offlineDecision = safeguardingDecision(offlineAssessment);
+  if (offlineDecision.action === "stop_tutoring")
+    return stopForSafeguarding(offlineAssessment!, offlineDecision);
+
+  const controller = new AbortController();
+  turn.signal.addEventListener("abort", () => controller.abort(turn.signal.reason), { once: true });
+  /** The model's second reading of the turn (on the model path), which may raise the offline finding. */
+  const readAgain = () => secondOpinion(dependencies, turn, offlineAssessment, controller.signal);
 
   const refusal = checkTutorRequest(turn.messages, {
     mode: turn.tutor.kind,
@@ -103,12 +125,15 @@ export async function startChatTurn(
       : {}),
   });
   if (refusal) {
+    const assessment = await readAgain();
+    const decision = safeguardingDecision(assessment);
+    if (decision.action === "stop_tutoring") return stopForSafeguarding(assessment!, decision);
     const reservation = await reserveOrRefuse(charging, turn);
-    countSafeguarding();
+    countSafeguarding(assessment);
     const { balancePence } = await charging.release(reservation);
     return (async function* () {
       yield start;
-      yield* safeguardingEvent;
+      yield* eventOf(decision);
       yield { type: "delta", text: refusal.reply };
       yield { type: "refusal", reason: refusal.reason };
       yield { type: "done", finishReason: "refusal", usage: usage(0, balancePence), attribution };
@@ -120,8 +145,6 @@ export async function startChatTurn(
       ? { ...turn.tutor, fencedPreferences: hardenCustomInstructions(turn.tutor.genie).text }
       : turn.tutor;
   const context = dependencies.retriever.retrieve({ messages: turn.messages, tutor });
-  const controller = new AbortController();
-  turn.signal.addEventListener("abort", () => controller.abort(turn.signal.reason), { once: true });
   const replyRequest = { messages: turn.messages, tutor, teachingStyle: turn.teachingStyle, context };
   const accountId = turn.principal.accountId;
   const reserve = () =>
@@ -142,6 +165,7 @@ export async function startChatTurn(
   // Started first, the reservation's statements run while this thread builds and sends the provider's request:
   // the database works on its own (PostgreSQL, or PGlite on its thread), and posting them is all this one does.
   reserving ??= reserve();
+  const reading = readAgain();
   const parts = dependencies.engine.streamReply(replyRequest, controller.signal)[Symbol.asyncIterator]();
   const firstPart = parts.next();
   // Awaited below, after the reservation; until then a provider failing at once must not count as unhandled.
@@ -156,6 +180,17 @@ export async function startChatTurn(
     await parts.return?.().catch(() => {});
     throw error;
   }
+  // The second reading runs alongside the provider's first token; a turn it raises to high stops here, before
+  // anything is streamed, whatever the tutor's call does.
+  const assessment = await reading;
+  const decision = safeguardingDecision(assessment);
+  if (decision.action === "stop_tutoring") {
+    controller.abort();
+    await parts.return?.().catch(() => {});
+    countSafeguarding(assessment);
+    const { balancePence } = await charging.release(reservation);
+    return safeguardingReplyStream(decision, balancePence);
+  }
   let first: IteratorResult<TutorStreamPart>;
   try {
     // Waiting for the first part here means a provider that fails at once is answered with an ordinary 503.
@@ -164,14 +199,14 @@ export async function startChatTurn(
     await charging.release(reservation).catch(() => {});
     throw error;
   }
-  countSafeguarding();
+  countSafeguarding(assessment);
 
   return (async function* () {
     let settled = false;
     try {
       yield start;
       if (decision.action === "continue_with_support") {
-        yield* safeguardingEvent;
+        yield* eventOf(decision);
         yield { type: "delta", text: `${decision.supportLine}\n\n` };
       }
       const guard = createOutputGuard();
@@ -236,4 +271,40 @@ export async function startChatTurn(
       await parts.return?.().catch(() => {});
     }
   })();
+}
+
+function eventOf(decision: SafeguardingDecision): ChatEvent[] {
+  return decision.action === "continue" ? [] : [decision.event];
+}
+
+/**
+ * The turn's assessment after the model's second reading: the model's finding when it is more severe than the
+ * offline one, else the offline one. Never lower, never instead; without a second reader, or when it fails, the
+ * offline finding stands.
+ */
+async function secondOpinion(
+  dependencies: ChatDependencies,
+  turn: ChatTurn,
+  offline: SafeguardingAssessment | null,
+  signal: AbortSignal,
+): Promise<SafeguardingAssessment | null> {
+  const reader = dependencies.secondReader;
+  if (!reader) return offline;
+  let reading: Awaited<ReturnType<SafeguardingSecondReader["read"]>>;
+  try {
+    reading = await reader.read(turn.messages, signal);
+  } catch {
+    // The caller went away; the turn is ending anyway.
+    return offline;
+  }
+  if (reading.outcome === "failed") {
+    dependencies.onSecondReading?.(reading.reason);
+    return offline;
+  }
+  const raised =
+    reading.assessment !== null &&
+    (offline === null ||
+      severities.indexOf(reading.assessment.severity) > severities.indexOf(offline.severity));
+  dependencies.onSecondReading?.(raised ? "raised" : "unchanged");
+  return raised ? reading.assessment : offline;
 }

@@ -76,7 +76,16 @@ export interface OpenAiStandIn {
   /** Replies are used in order; when the queue is empty the fallback answers. */
   enqueue(...replies: StandInReply[]): void;
   setFallback(reply: (request: RecordedRequest) => StandInReply): void;
+  /** Chat completion requests, leaving out those answered by `setSchemaReply`. */
   chatRequests(): RecordedRequest[];
+  /**
+   * Answers structured-output requests for the schema called `name` with `reply`, apart from the queue and the
+   * fallback, so a side call (the safeguarding second reading) does not take the tutor's scripted reply. By
+   * default the app's safeguarding check is answered "none".
+   */
+  setSchemaReply(name: string, reply: (request: RecordedRequest) => StandInReply): void;
+  /** The requests answered for the schema called `name`. */
+  schemaRequests(name: string): RecordedRequest[];
   /** The system message text of a recorded chat request. */
   systemPromptOf(request: RecordedRequest): string;
   reset(): void;
@@ -84,12 +93,21 @@ export interface OpenAiStandIn {
 }
 
 const defaultFallback = (): StandInReply => ({ kind: "text", text: "Hello from the stand-in model." });
+const defaultSchemaReplies = (): Map<string, (request: RecordedRequest) => StandInReply> =>
+  new Map([["safeguarding_check", () => ({ kind: "json", value: { category: "none", severity: "none" } })]]);
+
+/** The name of the structured output a request asks for: its JSON schema's, or the tool it forces. */
+function schemaNameOf(body: ChatCompletionBody): string | null {
+  return body.response_format?.json_schema?.name ?? forcedToolName(body);
+}
 
 export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   const requests: RecordedRequest[] = [];
   const streams: StreamProgress[] = [];
   const queue: StandInReply[] = [];
   let fallback: (request: RecordedRequest) => StandInReply = defaultFallback;
+  let schemaReplies = defaultSchemaReplies();
+  const answeredBySchema = new WeakSet<RecordedRequest>();
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let counter = 0;
@@ -124,7 +142,9 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     if (path !== "/v1/chat/completions")
       return sendJson(response, 404, { error: { message: `no route ${path}` } });
 
-    const reply = queue.shift() ?? fallback(recorded);
+    const schemaReply = schemaReplies.get(schemaNameOf(body) ?? "");
+    if (schemaReply) answeredBySchema.add(recorded);
+    const reply = schemaReply ? schemaReply(recorded) : (queue.shift() ?? fallback(recorded));
     counter += 1;
     const id = `chatcmpl-standin-${counter}`;
     const model = body.model ?? "stand-in";
@@ -215,7 +235,13 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     setFallback: (reply) => {
       fallback = reply;
     },
-    chatRequests: () => requests.filter((request) => request.path === "/v1/chat/completions"),
+    chatRequests: () =>
+      requests.filter((request) => request.path === "/v1/chat/completions" && !answeredBySchema.has(request)),
+    setSchemaReply: (name, reply) => {
+      schemaReplies.set(name, reply);
+    },
+    schemaRequests: (name) =>
+      requests.filter((request) => answeredBySchema.has(request) && schemaNameOf(request.body) === name),
     systemPromptOf: (request) =>
       (request.body.messages ?? [])
         .filter((message) => message.role === "system")
@@ -228,6 +254,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
       streams.length = 0;
       queue.length = 0;
       fallback = defaultFallback;
+      schemaReplies = defaultSchemaReplies();
     },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
