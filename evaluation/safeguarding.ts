@@ -129,8 +129,15 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-round10-boundaries.jsonl",
     "safeguarding-round10-lookalikes.jsonl",
     "safeguarding-heldout-7-retired.jsonl",
+    "safeguarding-round11-unexpected-words.jsonl",
+    "safeguarding-round11-harmless-lookalikes.jsonl",
+    "safeguarding-round12-said-sideways.jsonl",
+    "safeguarding-round12-which-category.jsonl",
+    "safeguarding-round12-harmless-everyday-a.jsonl",
+    "safeguarding-round12-harmless-everyday-b.jsonl",
+    "safeguarding-heldout-8-retired.jsonl",
   ],
-  "held-out": ["safeguarding-heldout-8.jsonl"],
+  "held-out": ["safeguarding-heldout-9.jsonl"],
 };
 
 export async function loadLabelledCases(set: LabelledSet = "development"): Promise<LabelledCase[]> {

@@ -81,7 +81,7 @@ export function classifierInput(messages: readonly ChatMessage[]): string {
   return isShort ? userTurns.slice(-3).join(" . ") : latest;
 }
 
-/** Words, word pairs, and fragments of words (with edges marked), over the detector's normalised text. */
+/** Words, word pairs (adjacent and one apart), and fragments of words (with edges marked), over the detector's normalised text. */
 export function featuresOf(text: string): string[] {
   const words = normalise(text)
     .text.split(/[^a-z0-9']+/)
@@ -91,6 +91,11 @@ export function featuresOf(text: string): string[] {
     features.add(`w:${word}`);
     const next = words[index + 1];
     if (next !== undefined) features.add(`b:${word}_${next}`);
+    // Pairs one word apart ("want_die" in "want to die", "not_here" in "not be here") carry a phrase across the
+    // small words that vary most between writers. Leaving files out in turn (39 files): high-severity recall
+    // 88.2% → 88.5%, false positives 505 → 488.
+    const afterNext = words[index + 2];
+    if (afterNext !== undefined) features.add(`k:${word}_${afterNext}`);
     const marked = `<${word}>`;
     for (let size = 3; size <= 5; size += 1) {
       for (let start = 0; start + size <= marked.length; start += 1)
