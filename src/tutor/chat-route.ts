@@ -138,7 +138,9 @@ export function registerChatRoutes(app: FastifyInstance, dependencies: ChatRoute
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const description =
     "Streams NDJSON by default (start, safeguarding?, delta+, refusal?, done | error); `stream: false` answers one " +
-    "JSON object. 4p per assistant reply; refusals, safeguarding replies and failures are free.";
+    "JSON object. 4p per assistant reply; refusals, safeguarding replies and failures are free. Every turn is " +
+    "checked for safeguarding offline; where the service runs a hosted or self-hosted model, the model reads the " +
+    "turn as well and can only raise what the offline check found.";
 
   routes.post(
     `${apiPrefix}/genies/:shortName/chat`,
