@@ -40,16 +40,20 @@ mkdirSync(cacheDirectory, { recursive: true });
 
 const files = await loadLabelledFiles("development");
 const only = environment.ONLY?.split(",");
-const foldModelOf = new Map<LabelledCase, ClassifierModel>();
+/**
+ * Each item's assessment by its fold's model, worked out while that model is loaded: keeping every fold's model
+ * until the pooled score ran out of memory once the models passed about 15 MB each.
+ */
+const assessmentOf = new Map<LabelledCase, ReturnType<typeof assessConversationWith>>();
 const scored: LabelledCase[] = [];
-const assess = (messages: Parameters<typeof assessConversationWith>[1], item: LabelledCase) =>
-  assessConversationWith(foldModelOf.get(item)!, messages);
+const remembered = (_messages: unknown, item: LabelledCase) => assessmentOf.get(item)!;
 
 const percent = (rate: number) => `${(100 * rate).toFixed(1)}%`;
 const summary = (scores: DetectionScores) =>
   `high-severity recall ${percent(scores.highSeverityRecall)}, tutoring stopped ${percent(scores.highSeverityStopped)}, ` +
   `overall ${percent(scores.overallRecall)}, precision ${percent(scores.precision)}, ` +
-  `false positives ${percent(scores.hardNegativeFalsePositiveRate)} (${scores.falsePositives.length})`;
+  `false positives ${percent(scores.hardNegativeFalsePositiveRate)} (${scores.falsePositives.length}), ` +
+  `medium and low stopped as high ${percent(scores.lowerStoppedAsHigh)}`;
 
 for (const left of files) {
   if (only && !only.some((part) => left.file.includes(part))) continue;
@@ -62,13 +66,16 @@ for (const left of files) {
     writeFileSync(cached, JSON.stringify(heads));
   }
   const model: ClassifierModel = { trainedOn: "", ...thresholds, ...heads };
-  for (const item of left.cases) foldModelOf.set(item, model);
+  const foldScores = scoreDetection(left.cases, (messages, item) => {
+    const assessment = assessConversationWith(model, messages);
+    assessmentOf.set(item, assessment);
+    return assessment;
+  });
   scored.push(...left.cases);
-  if (environment.PER_FILE)
-    console.log(`${left.file.padEnd(46)} ${summary(scoreDetection(left.cases, assess))}`);
+  if (environment.PER_FILE) console.log(`${left.file.padEnd(46)} ${summary(foldScores)}`);
 }
 
-const pooled = scoreDetection(scored, assess);
+const pooled = scoreDetection(scored, remembered);
 console.log(`${tag} ${JSON.stringify(thresholds)}: ${summary(pooled)}`);
 if (environment.CATEGORIES)
   for (const [category, { found, total }] of pooled.recallByCategory)
