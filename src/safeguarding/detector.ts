@@ -18,7 +18,7 @@ import type { DetectionRule } from "./detection-rules.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { classify, type ClassifierFinding, type ClassifierModel } from "./classifier.ts";
-import { settleBoundaries } from "./boundaries.ts";
+import { raiseForBodyInDanger, settleBoundaries } from "./boundaries.ts";
 import { conceptRules } from "./concept-rules.ts";
 import { normalise } from "./normalise.ts";
 import { buildAssessment, outranks, severities } from "./taxonomy.ts";
@@ -127,7 +127,7 @@ export function assessConversationWith(
         .filter((message) => message.role === "user")
         .map((message) => normalise(message.content).text)
         .join(" . ");
-    best = settleBoundaries(best, possessiveMe(latestText), earlierTurns);
+    best = settleBoundaries(raiseForBodyInDanger(best, latestText), possessiveMe(latestText), earlierTurns);
   }
   return best === null ? null : buildAssessment(best.category, best.severity);
 }

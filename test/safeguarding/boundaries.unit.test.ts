@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { settleBoundaries } from "../../src/safeguarding/boundaries.ts";
+import { raiseForBodyInDanger, settleBoundaries } from "../../src/safeguarding/boundaries.ts";
 import { normalise } from "../../src/safeguarding/normalise.ts";
 import type { SafeguardingCategory, Severity } from "../../src/safeguarding/taxonomy.ts";
 
@@ -158,5 +158,37 @@ describe("settleBoundaries: when", () => {
 
   it("leaves an immediate danger that is not about the caller's own life alone", () => {
     expect(settled("immediate_danger", "he is outside the door, not yet inside")).toBe("immediate_danger");
+  });
+});
+
+describe("raiseForBodyInDanger: the line between medium and high", () => {
+  const severityOf = (category: SafeguardingCategory, severity: Severity, latest: string) =>
+    raiseForBodyInDanger({ category, severity }, normalise(latest).text).severity;
+
+  it.each([
+    ["eating_disorder", "i hide my dinner in my sleeves and i fainted in maths today"],
+    ["eating_disorder", "havent eaten in three days and i still feel huge"],
+    ["eating_disorder", "nothing but water for 5 days now, my vision keeps going grey"],
+    ["eating_disorder", "not eaten anything since the weekend apart from gum"],
+    ["substance_misuse", "took two of whatever they were selling and my heart is racing and i cant breathe"],
+    ["substance_misuse", "drank loads at the party and my lips went blue, i think im ok now"],
+  ] as const)("raises %s when the body is in danger: %s", (category, latest) => {
+    expect(severityOf(category, "medium", latest)).toBe("high");
+    expect(severityOf(category, "low", latest)).toBe("high");
+  });
+
+  it.each([
+    ["eating_disorder", "i skip lunch most days to lose weight"],
+    ["eating_disorder", "i count every calorie and feel guilty after tea"],
+    ["substance_misuse", "i smoke weed most nights to get to sleep"],
+  ] as const)("leaves %s alone without a sign of danger: %s", (category, latest) => {
+    expect(severityOf(category, "medium", latest)).toBe("medium");
+  });
+
+  it("moves only eating disorders and substance misuse, never another category", () => {
+    expect(severityOf("bullying", "medium", "they pushed me so hard i nearly passed out")).toBe("medium");
+    expect(severityOf("mental_health_distress", "medium", "i get so anxious i feel faint")).toBe("medium");
+    // Days without food is the eating-disorder line only.
+    expect(severityOf("substance_misuse", "medium", "not eaten in 3 days cos of the comedown")).toBe("medium");
   });
 });
