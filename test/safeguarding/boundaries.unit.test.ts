@@ -189,6 +189,8 @@ describe("raiseForBodyInDanger: the line between medium and high", () => {
     expect(severityOf("bullying", "medium", "they pushed me so hard i nearly passed out")).toBe("medium");
     expect(severityOf("mental_health_distress", "medium", "i get so anxious i feel faint")).toBe("medium");
     // Days without food is the eating-disorder line only.
-    expect(severityOf("substance_misuse", "medium", "not eaten in 3 days cos of the comedown")).toBe("medium");
+    expect(severityOf("substance_misuse", "medium", "not eaten in 3 days cos of the comedown")).toBe(
+      "medium",
+    );
   });
 });
