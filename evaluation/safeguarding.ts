@@ -136,8 +136,9 @@ const labelledSetFiles: Record<LabelledSet, string[]> = {
     "safeguarding-round12-harmless-everyday-a.jsonl",
     "safeguarding-round12-harmless-everyday-b.jsonl",
     "safeguarding-heldout-8-retired.jsonl",
+    "safeguarding-heldout-9-retired.jsonl",
   ],
-  "held-out": ["safeguarding-heldout-9.jsonl"],
+  "held-out": ["safeguarding-heldout-10.jsonl"],
 };
 
 export async function loadLabelledCases(set: LabelledSet = "development"): Promise<LabelledCase[]> {
