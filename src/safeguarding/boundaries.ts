@@ -5,7 +5,9 @@ import type { SafeguardingCategory, Severity } from "./taxonomy.ts";
  * neighbours for a high-severity disclosure. Each turns on something a word model reads badly and plain reading of
  * the message gets right: who was hurt, whether the harm is happening now, whose voice speaks of death, and when.
  * Each changes only a high-severity finding that is already one of its neighbours, so none can raise or hide a
- * concern, only name it better. All read normalised text ("me mum" already read as "my mum").
+ * concern, only name it better. One boundary of severity sits here too (`raiseForBodyInDanger`, at the end): it
+ * raises an eating-disorder or substance finding already made, and finds none. All read normalised text ("me mum"
+ * already read as "my mum").
  *
  * Leaving files out in turn (`npm run safeguarding:cv`): high-severity recall 86.2% → 87.8%, false positives
  * unchanged (the rules are written from the development data, so this figure flatters them a little; the held-out

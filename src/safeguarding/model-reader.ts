@@ -85,21 +85,20 @@ export function createModelSecondReader(options: ModelSecondReaderOptions): Safe
 
 /**
  * The model's answer as an assessment, kept inside the taxonomy: a level the category never takes becomes the
- * nearest one it does (immediate danger is always high; distress is at most medium).
+ * nearest one it does (immediate danger is always high; distress is at most medium). Every category's levels are
+ * a contiguous run of `severities`, so the nearest is the answer clamped to that run.
  */
 function assessmentOf(reading: z.infer<typeof readingSchema>): SafeguardingAssessment | null {
   if (reading.category === noConcern || reading.severity === noConcern) return null;
   const category: SafeguardingCategory = reading.category;
-  const wanted: Severity = reading.severity;
   const allowed = severities.filter((severity) => takesSeverity(category, severity));
+  const rank = (severity: Severity) => severities.indexOf(severity);
   const severity =
-    allowed.find((level) => level === wanted) ??
-    allowed.reduce((nearest, level) =>
-      Math.abs(severities.indexOf(level) - severities.indexOf(wanted)) <
-      Math.abs(severities.indexOf(nearest) - severities.indexOf(wanted))
-        ? level
-        : nearest,
-    );
+    rank(reading.severity) < rank(allowed[0]!)
+      ? allowed[0]!
+      : rank(reading.severity) > rank(allowed.at(-1)!)
+        ? allowed.at(-1)!
+        : reading.severity;
   return buildAssessment(category, severity);
 }
 

@@ -61,8 +61,8 @@ function genieOf(tutor: TutorSelection): { shortName?: string; name: string; cus
  * anything is sent). The first event is yielded only once the engine has produced its first part, so a provider
  * failure before that is an ordinary 503. On the model path the model's second safeguarding reading runs alongside
  * the reservation and the provider's first token, and is awaited before anything is streamed, so a turn it raises
- * to high gets the safeguarding reply instead of tutoring. Whatever ends the stream early — a refusal, a safeguarding reply, an
- * error, the client going away — returns the reservation.
+ * to high gets the safeguarding reply instead of tutoring. Whatever ends the stream early — a refusal, a safeguarding
+ * reply, an error, the client going away — returns the reservation.
  */
 export async function startChatTurn(
   dependencies: ChatDependencies,
@@ -87,24 +87,21 @@ export async function startChatTurn(
   const countSafeguarding = (assessment: SafeguardingAssessment | null) => {
     if (assessment) dependencies.onSafeguarding(assessment.category, assessment.severity);
   };
-  const safeguardingReplyStream = (
+  /** The safeguarding reply instead of tutoring: the reservation (taken, so 402 stays 402) is returned in full. */
+  const stopForSafeguarding = async (
+    assessment: SafeguardingAssessment,
     decision: Extract<SafeguardingDecision, { action: "stop_tutoring" }>,
-    balancePence: number,
-  ) =>
-    (async function* (): AsyncGenerator<ChatEvent> {
+    reservation?: Reservation,
+  ) => {
+    const held = reservation ?? (await reserveOrRefuse(charging, turn));
+    countSafeguarding(assessment);
+    const { balancePence } = await charging.release(held);
+    return (async function* (): AsyncGenerator<ChatEvent> {
       yield start;
       yield decision.event;
       yield { type: "delta", text: decision.reply };
       yield { type: "done", finishReason: "safeguarding", usage: usage(0, balancePence), attribution };
     })();
-  const stopForSafeguarding = async (
-    assessment: SafeguardingAssessment,
-    decision: Extract<SafeguardingDecision, { action: "stop_tutoring" }>,
-  ) => {
-    const reservation = await reserveOrRefuse(charging, turn);
-    countSafeguarding(assessment);
-    const { balancePence } = await charging.release(reservation);
-    return safeguardingReplyStream(decision, balancePence);
   };
 
   const offlineAssessment = assessConversation(turn.messages);
@@ -187,9 +184,7 @@ export async function startChatTurn(
   if (decision.action === "stop_tutoring") {
     controller.abort();
     await parts.return?.().catch(() => {});
-    countSafeguarding(assessment);
-    const { balancePence } = await charging.release(reservation);
-    return safeguardingReplyStream(decision, balancePence);
+    return stopForSafeguarding(assessment!, decision, reservation);
   }
   let first: IteratorResult<TutorStreamPart>;
   try {

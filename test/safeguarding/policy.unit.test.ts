@@ -87,4 +87,11 @@ describe("taxonomy", () => {
     for (const category of safeguardingCategories)
       expect(severities.some((severity) => takesSeverity(category, severity))).toBe(true);
   });
+
+  it("gives each category one unbroken run of levels, so a level it lacks has one nearest level it takes", () => {
+    for (const category of safeguardingCategories) {
+      const ranks = severities.flatMap((severity, rank) => (takesSeverity(category, severity) ? [rank] : []));
+      expect(ranks.at(-1)! - ranks[0]! + 1).toBe(ranks.length);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { secondReaderSchemaName } from "../../src/safeguarding/model-reader.ts";
 import { balanceOf, fundedDeveloper } from "../support/funding.ts";
 import { startTestApp, type TestApp } from "../support/harness.ts";
 import { parseNdjson } from "../support/ndjson-stream.ts";
@@ -11,7 +12,6 @@ import { startOpenAiStandIn, type OpenAiStandIn } from "../support/openai-stand-
 let app: TestApp;
 let standIn: OpenAiStandIn;
 const metricsToken = "a-metrics-token-for-second-reader-tests";
-const checkSchema = "safeguarding_check";
 const tutorReply =
   "A quadratic has the form ax² + bx + c. Factorise it, or use the formula when it will not factorise.";
 
@@ -45,7 +45,7 @@ beforeEach(() => {
 });
 
 function checkAnswers(category: string, severity: string) {
-  standIn.setSchemaReply(checkSchema, () => ({ kind: "json", value: { category, severity } }));
+  standIn.setSchemaReply(secondReaderSchemaName, () => ({ kind: "json", value: { category, severity } }));
 }
 
 async function chat(key: string, content: string): Promise<WireEvent[]> {
@@ -91,7 +91,7 @@ describe("the model's second safeguarding reading", () => {
     expect(await balanceOf(app, developer.key)).toBe(1000);
 
     // The model was given the student's words as material to classify, with the taxonomy to classify them by.
-    const [check] = standIn.schemaRequests(checkSchema);
+    const [check] = standIn.schemaRequests(secondReaderSchemaName);
     expect(JSON.stringify(check!.body.messages)).toContain("quadratics again");
     expect(standIn.systemPromptOf(check!)).toContain("immediate_danger");
   });
@@ -119,14 +119,14 @@ describe("the model's second safeguarding reading", () => {
     const events = await chat(developer.key, "i took all of my mums sleeping tablets about an hour ago");
     expect(events[1]).toMatchObject({ type: "safeguarding", severity: "high" });
     expect(events.at(-1)).toMatchObject({ finishReason: "safeguarding", usage: { chargedPence: 0 } });
-    expect(standIn.schemaRequests(checkSchema)).toHaveLength(0);
+    expect(standIn.schemaRequests(secondReaderSchemaName)).toHaveLength(0);
     expect(standIn.chatRequests()).toHaveLength(0);
   });
 
   it("leaves the turn to the offline detector when the provider fails the check", async () => {
     const developer = await fundedDeveloper(app);
     const before = await secondReadings("provider_error");
-    standIn.setSchemaReply(checkSchema, () => ({ kind: "http-error", status: 500 }));
+    standIn.setSchemaReply(secondReaderSchemaName, () => ({ kind: "http-error", status: 500 }));
     const events = await chat(developer.key, plainRequest);
     expect(events.map((event) => event.type)).not.toContain("safeguarding");
     expect(answerOf(events)).toContain("quadratic has the form");
@@ -137,7 +137,7 @@ describe("the model's second safeguarding reading", () => {
   it("does not hold the turn past its time limit when the check stalls", async () => {
     const developer = await fundedDeveloper(app);
     const before = await secondReadings("timeout");
-    standIn.setSchemaReply(checkSchema, () => ({ kind: "stall", ms: 10_000 }));
+    standIn.setSchemaReply(secondReaderSchemaName, () => ({ kind: "stall", ms: 10_000 }));
     const events = await chat(developer.key, plainRequest);
     expect(answerOf(events)).toContain("quadratic has the form");
     expect(events.at(-1)).toMatchObject({ finishReason: "stop" });

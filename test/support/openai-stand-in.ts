@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { secondReaderSchemaName } from "../../src/safeguarding/model-reader.ts";
 
 /**
  * A local OpenAI-compatible server for tests: real HTTP on 127.0.0.1, scripted replies and failures, and a
@@ -94,7 +95,9 @@ export interface OpenAiStandIn {
 
 const defaultFallback = (): StandInReply => ({ kind: "text", text: "Hello from the stand-in model." });
 const defaultSchemaReplies = (): Map<string, (request: RecordedRequest) => StandInReply> =>
-  new Map([["safeguarding_check", () => ({ kind: "json", value: { category: "none", severity: "none" } })]]);
+  new Map([
+    [secondReaderSchemaName, () => ({ kind: "json", value: { category: "none", severity: "none" } })],
+  ]);
 
 /** The name of the structured output a request asks for: its JSON schema's, or the tool it forces. */
 function schemaNameOf(body: ChatCompletionBody): string | null {
